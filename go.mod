@@ -1,0 +1,5 @@
+module github.com/tcontract/tcontract
+
+go 1.26
+
+require golang.org/x/sys v0.50.0

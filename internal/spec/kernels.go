@@ -1,0 +1,105 @@
+package spec
+
+import "fmt"
+
+// ISA names, from the most capable down. TCONTRACT_ISA accepts these names.
+const (
+	AVX512  = "avx512"
+	AVX2    = "avx2"
+	NEON    = "neon"
+	Generic = "generic"
+)
+
+// ISA describes one instruction-set path.
+type ISA struct {
+	Name string
+	// Arch is the GOARCH its assembly is built for ("" for the pure-Go path,
+	// which builds everywhere).
+	Arch string
+	// VecBytes is the width of one vector register (0 for scalar Go).
+	VecBytes int
+}
+
+// ISAs lists every instruction-set path, the most capable first.
+var ISAs = []ISA{
+	{Name: AVX512, Arch: "amd64", VecBytes: 64},
+	{Name: AVX2, Arch: "amd64", VecBytes: 32},
+	{Name: NEON, Arch: "arm64", VecBytes: 16},
+	{Name: Generic},
+}
+
+// PeakAccumulators is how many independent FMA chains the peak probe keeps in
+// flight: fewer than 12 does not reach peak on the machines measured.
+const PeakAccumulators = 24
+
+// Kernel is one row of the kernel table: a GEMM micro-kernel for one ISA and
+// one real type, with the blocksizes the driver starts from.
+//
+// The kernel computes C := alpha·Ã·B̃ + beta·C for one MR×NR tile from packed
+// slivers: Ã holds MR consecutive rows for each of k steps, B̃ NR consecutive
+// columns for each step. MR is the vector direction: C's columns live in
+// registers. MC, KC and NC are defaults in real elements; the runtime derives
+// its own from the cache sizes and keeps MC a multiple of MR and NC of NR.
+type Kernel struct {
+	ISA    string
+	Real   string // a name in Reals
+	MR, NR int
+	// Unroll is how many k steps one trip of the kernel's main loop does.
+	Unroll int
+	// PrefetchA and PrefetchB are how far ahead, in bytes, the main loop
+	// prefetches the packed slivers (0: no prefetch).
+	PrefetchA, PrefetchB int
+	MC, KC, NC           int
+}
+
+// Kernels is the kernel table. Every row is emitted by the generator of its
+// ISA (asm/avx512, asm/avx2, asm/neon) with a pure-Go twin (gen/kernels);
+// the generic rows have only the pure-Go form.
+var Kernels = []Kernel{
+	{ISA: AVX512, Real: "float32", MR: 32, NR: 12, Unroll: 4, PrefetchA: 1024, PrefetchB: 384, MC: 320, KC: 384, NC: 4092},
+	{ISA: AVX512, Real: "float64", MR: 16, NR: 12, Unroll: 4, PrefetchA: 512, PrefetchB: 384, MC: 160, KC: 384, NC: 4092},
+	{ISA: AVX2, Real: "float32", MR: 16, NR: 6, Unroll: 4, PrefetchA: 512, PrefetchB: 192, MC: 288, KC: 384, NC: 4092},
+	{ISA: AVX2, Real: "float64", MR: 8, NR: 6, Unroll: 4, PrefetchA: 256, PrefetchB: 192, MC: 144, KC: 384, NC: 4092},
+	{ISA: NEON, Real: "float32", MR: 8, NR: 12, Unroll: 4, PrefetchA: 256, PrefetchB: 384, MC: 256, KC: 384, NC: 4092},
+	{ISA: NEON, Real: "float64", MR: 8, NR: 6, Unroll: 4, PrefetchA: 256, PrefetchB: 192, MC: 128, KC: 384, NC: 4092},
+	{ISA: Generic, Real: "float32", MR: 8, NR: 4, Unroll: 1, MC: 256, KC: 256, NC: 4096},
+	{ISA: Generic, Real: "float64", MR: 4, NR: 4, Unroll: 1, MC: 128, KC: 256, NC: 4096},
+}
+
+// Name is the kernel's identity in file and function names:
+// "gemm_f32_32x12_avx512".
+func (k Kernel) Name() string {
+	r, _ := RealByName(k.Real)
+	return fmt.Sprintf("gemm_%s_%dx%d_%s", r.Short, k.MR, k.NR, k.ISA)
+}
+
+// KernelsFor returns the rows of one ISA, in table order.
+func KernelsFor(isa string) []Kernel {
+	var out []Kernel
+	for _, k := range Kernels {
+		if k.ISA == isa {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// KernelFor returns the row for one ISA and real type.
+func KernelFor(isa, real string) (Kernel, bool) {
+	for _, k := range Kernels {
+		if k.ISA == isa && k.Real == real {
+			return k, true
+		}
+	}
+	return Kernel{}, false
+}
+
+// ISAByName returns the ISA row named name.
+func ISAByName(name string) (ISA, bool) {
+	for _, i := range ISAs {
+		if i.Name == name {
+			return i, true
+		}
+	}
+	return ISA{}, false
+}
