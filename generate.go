@@ -3,3 +3,4 @@ package tcontract
 // The generators, in the order they must run. Each is its own program in a
 // nested module (asm/ requires avo, gen/ requires jennifer), so importers of
 // this module never download them. `make generate` runs these lines.
+//go:generate go run -C asm ./neon -out ../generated/kernels
