@@ -1,6 +1,6 @@
 module github.com/tcontract/tcontract/asm
 
-go 1.26
+go 1.26.0
 
 replace github.com/tcontract/tcontract => ../
 

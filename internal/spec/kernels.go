@@ -18,14 +18,33 @@ type ISA struct {
 	Arch string
 	// VecBytes is the width of one vector register (0 for scalar Go).
 	VecBytes int
+	// VecRegs is how many vector (or, for scalar Go, floating-point)
+	// registers code on this path can keep values in: AVX2 has only Y0–Y15
+	// (Y16+ need AVX-512VL), and Go on amd64 keeps X15 zero.
+	VecRegs int
+}
+
+// PeakAccs is how many accumulators the ISA's peak probe keeps:
+// PeakAccumulators, or fewer where the register file cannot hold them next
+// to the two multiplicands.
+func (i ISA) PeakAccs() int {
+	return min(PeakAccumulators, i.VecRegs-2)
+}
+
+// Lanes is how many reals of size bytes one vector holds (1 for scalar Go).
+func (i ISA) Lanes(size int) int {
+	if i.VecBytes == 0 {
+		return 1
+	}
+	return i.VecBytes / size
 }
 
 // ISAs lists every instruction-set path, the most capable first.
 var ISAs = []ISA{
-	{Name: AVX512, Arch: "amd64", VecBytes: 64},
-	{Name: AVX2, Arch: "amd64", VecBytes: 32},
-	{Name: NEON, Arch: "arm64", VecBytes: 16},
-	{Name: Generic},
+	{Name: AVX512, Arch: "amd64", VecBytes: 64, VecRegs: 32},
+	{Name: AVX2, Arch: "amd64", VecBytes: 32, VecRegs: 16},
+	{Name: NEON, Arch: "arm64", VecBytes: 16, VecRegs: 32},
+	{Name: Generic, VecRegs: 14},
 }
 
 // PeakAccumulators is how many independent FMA chains the peak probe keeps in

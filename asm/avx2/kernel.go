@@ -1,0 +1,173 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/mmcloughlin/avo/attr"
+	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+
+	"github.com/tcontract/tcontract/asm/internal/x86"
+)
+
+// Register plan, physical Y0–Y15 only (avo would hand out Y16+ for virtual
+// registers, which need AVX-512VL): the MR×NR tile is MV×NR accumulators
+// Y0… (column j, vector v in Y[j*MV+v]), then MV registers for the A vectors
+// of a step, then the rest for broadcasts of B, used in turn. The epilogue
+// reuses the A and B registers for alpha, beta, row masks and a C load.
+type plan struct {
+	mv, nr int
+	a, b   []reg.VecPhysical
+}
+
+func newPlan(g *x86.Gen) plan {
+	p := plan{mv: g.MV(), nr: g.K.NR}
+	free := 16 - p.mv*p.nr
+	if free < p.mv+2 {
+		panic(fmt.Sprintf("%s: tile leaves %d registers, need %d", g.K.Name(), free, p.mv+2))
+	}
+	next := p.mv * p.nr
+	for i := 0; i < p.mv; i++ {
+		p.a = append(p.a, x86.Y(next))
+		next++
+	}
+	for ; next < 16; next++ {
+		p.b = append(p.b, x86.Y(next))
+	}
+	return p
+}
+
+func (p plan) acc(v, j int) reg.VecPhysical { return x86.Y(j*p.mv + v) }
+
+func kernel(g *x86.Gen) {
+	k := g.K
+	c := g.Ctx
+	p := newPlan(g)
+	o := x86.OpsFor(c, g.Size)
+	g.Begin(
+		fmt.Sprintf("%s computes C := alpha·Ã·B̃ + beta·C on the top-left m×n of one %d×%d tile", k.Name(), k.MR, k.NR),
+		fmt.Sprintf("of %s (AVX2+FMA): Ã is a packed %d×k sliver, B̃ a packed %d×k sliver, C(i,j)", k.Real, k.MR, k.NR),
+		"is at c[i*rsc+j*csc]. beta == 0 never reads C.",
+	)
+	// Row masks for partial tiles: MR all-ones lanes, then MR zero lanes;
+	// the MR lanes from entry MR-m on have exactly the first m set.
+	mask := c.StaticGlobal(k.Name() + "_mask")
+	c.DataAttributes(attr.RODATA | attr.NOPTR)
+	for i := 0; i < 2*k.MR; i++ {
+		ones := i < k.MR
+		switch {
+		case g.Size == 4 && ones:
+			c.AppendDatum(operand.U32(0xffffffff))
+		case g.Size == 4:
+			c.AppendDatum(operand.U32(0))
+		case ones:
+			c.AppendDatum(operand.U64(0xffffffffffffffff))
+		default:
+			c.AppendDatum(operand.U64(0))
+		}
+	}
+
+	for v := 0; v < p.mv; v++ {
+		for j := 0; j < p.nr; j++ {
+			c.VXORPS(p.acc(v, j), p.acc(v, j), p.acc(v, j))
+		}
+	}
+	bi := 0
+	g.KLoop(func(u, aOff, bOff int) {
+		for v := range p.a {
+			o.Mov(x86.Mem(x86.A, aOff+32*v), p.a[v])
+		}
+		for j := 0; j < p.nr; j++ {
+			b := p.b[bi%len(p.b)]
+			bi++
+			o.Bcast(x86.Mem(x86.B, bOff+j*g.Size), b)
+			for v := range p.a {
+				o.FMA(p.a[v], b, p.acc(v, j))
+			}
+			if j == p.nr/2 {
+				g.Prefetch(u)
+			}
+		}
+	})
+
+	// C := alpha·acc, then + beta·C where beta != 0.
+	g.LoadEpilogueArgs()
+	alpha := p.b[0]
+	o.Bcast(x86.Mem(x86.T0, 0), alpha)
+	for j := 0; j < p.nr; j++ {
+		for v := 0; v < p.mv; v++ {
+			o.Mul(alpha, p.acc(v, j), p.acc(v, j))
+		}
+	}
+	c.CMPQ(x86.RSC, operand.U32(1))
+	c.JNE(operand.LabelRef("strided"))
+	c.CMPQ(x86.M, operand.U32(k.MR))
+	c.JNE(operand.LabelRef("partial"))
+
+	// Full columns: plain loads and stores.
+	beta := p.b[1]
+	g.BetaIsZero("beta0")
+	o.Bcast(x86.Mem(x86.T1, 0), beta)
+	for j := 0; j < p.nr; j++ {
+		g.ColumnGuard(j, "done")
+		for v := 0; v < p.mv; v++ {
+			o.FMA(x86.Mem(x86.C, 32*v), beta, p.acc(v, j))
+			o.Mov(p.acc(v, j), x86.Mem(x86.C, 32*v))
+		}
+		c.ADDQ(x86.CSC, x86.C)
+	}
+	c.JMP(operand.LabelRef("done"))
+	c.Label("beta0")
+	for j := 0; j < p.nr; j++ {
+		g.ColumnGuard(j, "done")
+		for v := 0; v < p.mv; v++ {
+			o.Mov(p.acc(v, j), x86.Mem(x86.C, 32*v))
+		}
+		c.ADDQ(x86.CSC, x86.C)
+	}
+	c.JMP(operand.LabelRef("done"))
+
+	// Partial columns (m < MR): VMASKMOV loads and stores, which neither
+	// touch nor fault on the masked-out rows.
+	c.Label("partial")
+	masks := p.a
+	tmp := p.b[0]
+	c.LEAQ(mask, x86.T2)
+	c.MOVQ(operand.U32(k.MR), x86.T0)
+	c.SUBQ(x86.M, x86.T0)
+	for v := 0; v < p.mv; v++ {
+		c.VMOVDQU(operand.Mem{Base: x86.T2, Index: x86.T0, Scale: uint8(g.Size), Disp: 32 * v}, masks[v])
+	}
+	g.BetaIsZero("pbeta0")
+	o.Bcast(x86.Mem(x86.T1, 0), beta)
+	for j := 0; j < p.nr; j++ {
+		g.ColumnGuard(j, "done")
+		for v := 0; v < p.mv; v++ {
+			o.MaskMov(x86.Mem(x86.C, 32*v), masks[v], tmp)
+			o.FMA(tmp, beta, p.acc(v, j))
+			o.MaskMov(p.acc(v, j), masks[v], x86.Mem(x86.C, 32*v))
+		}
+		c.ADDQ(x86.CSC, x86.C)
+	}
+	c.JMP(operand.LabelRef("done"))
+	c.Label("pbeta0")
+	for j := 0; j < p.nr; j++ {
+		g.ColumnGuard(j, "done")
+		for v := 0; v < p.mv; v++ {
+			o.MaskMov(p.acc(v, j), masks[v], x86.Mem(x86.C, 32*v))
+		}
+		c.ADDQ(x86.CSC, x86.C)
+	}
+	c.JMP(operand.LabelRef("done"))
+
+	x := p.a[0].AsX().(reg.VecPhysical)
+	bx := p.b[1].AsX().(reg.VecPhysical)
+	g.Strided("strided", "done", x, bx, func(j int, buf operand.Mem) {
+		for v := 0; v < p.mv; v++ {
+			o.Mov(p.acc(v, j), buf.Offset(32*v))
+		}
+	})
+	c.Label("done")
+	c.VZEROUPPER()
+	c.RET()
+}

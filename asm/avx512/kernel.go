@@ -1,0 +1,136 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+
+	"github.com/tcontract/tcontract/asm/internal/x86"
+)
+
+// Register plan: the MR×NR tile is MV×NR accumulators Z0… (column j, vector
+// v in Z[j*MV+v]), then one or two sets of MV registers for the A vectors of
+// a step (two sets let the next step's loads start while this step's FMAs
+// still read the last set), and the rest for broadcasts of B, used in turn.
+type plan struct {
+	mv, nr int
+	aSets  int
+	a, b   []reg.VecPhysical
+}
+
+func newPlan(g *x86.Gen) plan {
+	p := plan{mv: g.MV(), nr: g.K.NR}
+	free := 32 - p.mv*p.nr
+	if free < p.mv+1 {
+		panic(fmt.Sprintf("%s: tile leaves %d registers for %d A vectors and a broadcast", g.K.Name(), free, p.mv))
+	}
+	p.aSets = 1
+	if free >= 2*p.mv+2 {
+		p.aSets = 2
+	}
+	next := p.mv * p.nr
+	for i := 0; i < p.aSets*p.mv; i++ {
+		p.a = append(p.a, x86.Z(next))
+		next++
+	}
+	for ; next < 32; next++ {
+		p.b = append(p.b, x86.Z(next))
+	}
+	return p
+}
+
+func (p plan) acc(v, j int) reg.VecPhysical { return x86.Z(j*p.mv + v) }
+
+func kernel(g *x86.Gen) {
+	k := g.K
+	c := g.Ctx
+	p := newPlan(g)
+	o := x86.OpsFor(c, g.Size)
+	if p.mv > 7 || k.MR > 64 {
+		panic(k.Name() + ": MR too large for one opmask per vector")
+	}
+	g.Begin(
+		fmt.Sprintf("%s computes C := alpha·Ã·B̃ + beta·C on the top-left m×n of one %d×%d tile", k.Name(), k.MR, k.NR),
+		fmt.Sprintf("of %s (AVX-512): Ã is a packed %d×k sliver, B̃ a packed %d×k sliver, C(i,j)", k.Real, k.MR, k.NR),
+		"is at c[i*rsc+j*csc]. beta == 0 never reads C.",
+	)
+	for v := 0; v < p.mv; v++ {
+		for j := 0; j < p.nr; j++ {
+			c.VPXORD(p.acc(v, j), p.acc(v, j), p.acc(v, j))
+		}
+	}
+	bi := 0
+	g.KLoop(func(u, aOff, bOff int) {
+		set := 0
+		if u > 0 {
+			set = u % p.aSets
+		}
+		a := p.a[set*p.mv : (set+1)*p.mv]
+		for v := range a {
+			o.Mov(x86.Mem(x86.A, aOff+64*v), a[v])
+		}
+		for j := 0; j < p.nr; j++ {
+			b := p.b[bi%len(p.b)]
+			bi++
+			o.Bcast(x86.Mem(x86.B, bOff+j*g.Size), b)
+			for v := range a {
+				o.FMA(a[v], b, p.acc(v, j))
+			}
+			if j == p.nr/2 {
+				g.Prefetch(u)
+			}
+		}
+	})
+
+	// C := alpha·acc, then + beta·C where beta != 0.
+	g.LoadEpilogueArgs()
+	alpha, beta := p.b[0], p.b[1%len(p.b)]
+	o.Bcast(x86.Mem(x86.T0, 0), alpha)
+	for j := 0; j < p.nr; j++ {
+		for v := 0; v < p.mv; v++ {
+			o.Mul(alpha, p.acc(v, j), p.acc(v, j))
+		}
+	}
+	// Row masks: K(v+1) has bit i set when row v*Lanes+i < m.
+	c.MOVQ(operand.I32(-1), x86.T0)
+	c.BZHIQ(x86.M, x86.T0, x86.T0)
+	for v := 0; v < p.mv; v++ {
+		c.KMOVW(x86.T0.As32(), x86.Opmask(v+1))
+		if v+1 < p.mv {
+			c.SHRQ(operand.U8(g.Lanes), x86.T0)
+		}
+	}
+	c.CMPQ(x86.RSC, operand.U32(1))
+	c.JNE(operand.LabelRef("strided"))
+	g.BetaIsZero("beta0")
+	o.Bcast(x86.Mem(x86.T1, 0), beta)
+	for j := 0; j < p.nr; j++ {
+		g.ColumnGuard(j, "done")
+		for v := 0; v < p.mv; v++ {
+			o.FMA(x86.Mem(x86.C, 64*v), beta, x86.Opmask(v+1), p.acc(v, j))
+			o.Mov(p.acc(v, j), x86.Opmask(v+1), x86.Mem(x86.C, 64*v))
+		}
+		c.ADDQ(x86.CSC, x86.C)
+	}
+	c.JMP(operand.LabelRef("done"))
+	c.Label("beta0")
+	for j := 0; j < p.nr; j++ {
+		g.ColumnGuard(j, "done")
+		for v := 0; v < p.mv; v++ {
+			o.Mov(p.acc(v, j), x86.Opmask(v+1), x86.Mem(x86.C, 64*v))
+		}
+		c.ADDQ(x86.CSC, x86.C)
+	}
+	c.JMP(operand.LabelRef("done"))
+	x := p.b[len(p.b)-1].AsX().(reg.VecPhysical)
+	bx := p.b[len(p.b)-2].AsX().(reg.VecPhysical)
+	g.Strided("strided", "done", x, bx, func(j int, buf operand.Mem) {
+		for v := 0; v < p.mv; v++ {
+			o.Mov(p.acc(v, j), buf.Offset(64*v))
+		}
+	})
+	c.Label("done")
+	c.VZEROUPPER()
+	c.RET()
+}

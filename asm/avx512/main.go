@@ -1,0 +1,40 @@
+// Command avx512 emits the AVX-512 GEMM micro-kernels of the kernel table
+// (internal/spec) and the AVX-512 peak probes as Go assembly with stubs, one
+// file pair per function: <name>_amd64.s and <name>_amd64.go.
+//
+// Usage (from generate.go): go run -C asm ./avx512 -out ../generated/kernels
+package main
+
+import (
+	"flag"
+	"log"
+	"os"
+
+	"github.com/tcontract/tcontract/asm/internal/emit"
+	"github.com/tcontract/tcontract/asm/internal/x86"
+	"github.com/tcontract/tcontract/internal/spec"
+)
+
+func main() {
+	// avo's build package registers its own flags on the default set.
+	fs := flag.NewFlagSet("avx512", flag.ExitOnError)
+	out := fs.String("out", ".", "output directory")
+	_ = fs.Parse(os.Args[1:])
+	cfg := emit.Config{Argv: []string{"go", "run", "./avx512", "-out", *out}, Pkg: "kernels", Dir: *out}
+	for _, k := range spec.KernelsFor(spec.AVX512) {
+		g := x86.New(k, 64)
+		kernel(g)
+		if err := cfg.File(g.Ctx, k.Name()+"_amd64"); err != nil {
+			log.Fatal(err)
+		}
+	}
+	for _, r := range spec.Reals {
+		if _, ok := spec.KernelFor(spec.AVX512, r.Name); !ok {
+			continue
+		}
+		c := x86.Peak(spec.AVX512, r)
+		if err := cfg.File(c, "peak_"+r.Short+"_avx512_amd64"); err != nil {
+			log.Fatal(err)
+		}
+	}
+}

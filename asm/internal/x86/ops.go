@@ -1,0 +1,42 @@
+package x86
+
+import (
+	"github.com/mmcloughlin/avo/build"
+	"github.com/mmcloughlin/avo/operand"
+)
+
+// Ops are the packed instructions of one real type, so a kernel body is
+// written once for float32 and float64.
+type Ops struct {
+	// FMA is VFMADD231P[SD]: the last operand += the first two multiplied.
+	FMA func(...operand.Op)
+	// Mul is VMULP[SD] src1, src2, dst.
+	Mul func(...operand.Op)
+	// Bcast is VBROADCASTS[SD] m, dst.
+	Bcast func(m, dst operand.Op)
+	// MaskMov is VMASKMOVP[SD] (AVX2 masked load or store).
+	MaskMov func(a, mask, b operand.Op)
+	// Mov is VMOVUP[SD]; the element size matters under an opmask, which
+	// selects 32- or 64-bit lanes.
+	Mov func(...operand.Op)
+}
+
+// OpsFor returns the instructions for reals of size bytes.
+func OpsFor(c *build.Context, size int) Ops {
+	if size == 4 {
+		return Ops{
+			FMA:     c.VFMADD231PS,
+			Mul:     func(o ...operand.Op) { c.VMULPS(o...) },
+			Bcast:   func(m, d operand.Op) { c.VBROADCASTSS(m, d) },
+			MaskMov: c.VMASKMOVPS,
+			Mov:     c.VMOVUPS,
+		}
+	}
+	return Ops{
+		FMA:     c.VFMADD231PD,
+		Mul:     func(o ...operand.Op) { c.VMULPD(o...) },
+		Bcast:   func(m, d operand.Op) { c.VBROADCASTSD(m, d) },
+		MaskMov: c.VMASKMOVPD,
+		Mov:     c.VMOVUPD,
+	}
+}

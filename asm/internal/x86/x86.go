@@ -1,0 +1,256 @@
+// Package x86 holds what the AVX-512 and AVX2 kernel generators share: the
+// general-purpose register plan, the argument loads, the unrolled k loop with
+// its remainder, the prefetches, the beta test and the strided store path.
+// The vector work (register tile, loads, broadcasts, masked stores) is each
+// ISA's own.
+package x86
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/mmcloughlin/avo/attr"
+	"github.com/mmcloughlin/avo/build"
+	"github.com/mmcloughlin/avo/ir"
+	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+
+	"github.com/tcontract/tcontract/internal/spec"
+)
+
+// Signature is the kernel Func of docs/internals.md; avo cannot parse
+// unsafe.Pointer, so pointers are *byte.
+const Signature = "func(k int, a, b, c *byte, rsc, csc, m, n int, alpha, beta *byte)"
+
+// General-purpose registers, fixed for every x86 kernel. R14 (g), R15 (GOT
+// base under dynamic linking) and BP (frame pointer) are left alone.
+var (
+	Trips = reg.RCX // main-loop trips left
+	Rem   = reg.RDX // remainder steps left
+	A     = reg.RSI // packed A sliver
+	B     = reg.RDI // packed B sliver
+	C     = reg.R8  // current column of C
+	RSC   = reg.R9  // row stride of C (reals, then bytes)
+	CSC   = reg.R10 // column stride of C in bytes
+	M     = reg.R11 // rows to write
+	N     = reg.R12 // columns to write
+	T0    = reg.RAX
+	T1    = reg.RBX
+	T2    = reg.R13
+)
+
+// Gen emits one kernel into a fresh context.
+type Gen struct {
+	Ctx *build.Context
+	K   spec.Kernel
+	// Size is the size of one real in bytes; Lanes the reals per vector.
+	Size, Lanes int
+	// S is the scalar suffix: "SS" for float32, "SD" for float64.
+	S string
+}
+
+// New starts a kernel function for row k with vectors of vecBytes bytes.
+func New(k spec.Kernel, vecBytes int) *Gen {
+	r, ok := spec.RealByName(k.Real)
+	if !ok {
+		panic("unknown real type " + k.Real)
+	}
+	g := &Gen{Ctx: build.NewContext(), K: k, Size: r.Size, Lanes: vecBytes / r.Size, S: "SS"}
+	if r.Size == 8 {
+		g.S = "SD"
+	}
+	if k.MR%g.Lanes != 0 {
+		panic(fmt.Sprintf("%s: MR %d is not a multiple of %d lanes", k.Name(), k.MR, g.Lanes))
+	}
+	if k.Unroll < 1 || bits.OnesCount(uint(k.Unroll)) != 1 {
+		panic(fmt.Sprintf("%s: unroll %d is not a power of two", k.Name(), k.Unroll))
+	}
+	return g
+}
+
+// MV is the number of vectors that hold one column of the tile.
+func (g *Gen) MV() int { return g.K.MR / g.Lanes }
+
+// Begin declares the function with its signature and documentation.
+func (g *Gen) Begin(doc ...string) {
+	c := g.Ctx
+	c.ConstraintExpr("!purego")
+	c.Function(g.K.Name())
+	c.Attributes(attr.NOSPLIT)
+	c.Pragma("noescape")
+	c.SignatureExpr(Signature)
+	c.Doc(doc...)
+}
+
+// Mem is disp(base).
+func Mem(base reg.Register, disp int) operand.Mem { return operand.Mem{Base: base, Disp: disp} }
+
+// KLoop loads k, a and b and emits the main loop of Unroll steps per trip
+// followed by the remainder loop of single steps. step(u, aOff, bOff) emits
+// step u of a trip, reading A at aOff(A) and B at bOff(B).
+func (g *Gen) KLoop(step func(u, aOff, bOff int)) {
+	c := g.Ctx
+	k := g.K
+	c.Load(c.Param("k"), Trips)
+	c.Load(c.Param("a"), A)
+	c.Load(c.Param("b"), B)
+	c.MOVQ(Trips, Rem)
+	c.SHRQ(operand.U8(bits.TrailingZeros(uint(k.Unroll))), Trips)
+	c.ANDQ(operand.U32(k.Unroll-1), Rem)
+	c.TESTQ(Trips, Trips)
+	c.JZ(operand.LabelRef("remainder"))
+	Align(c, 64)
+	c.Label("loop")
+	for u := 0; u < k.Unroll; u++ {
+		step(u, u*k.MR*g.Size, u*k.NR*g.Size)
+	}
+	c.ADDQ(operand.U32(k.Unroll*k.MR*g.Size), A)
+	c.ADDQ(operand.U32(k.Unroll*k.NR*g.Size), B)
+	c.DECQ(Trips)
+	c.JNZ(operand.LabelRef("loop"))
+	c.Label("remainder")
+	c.TESTQ(Rem, Rem)
+	c.JZ(operand.LabelRef("epilogue"))
+	c.Label("remloop")
+	step(-1, 0, 0)
+	c.ADDQ(operand.U32(k.MR*g.Size), A)
+	c.ADDQ(operand.U32(k.NR*g.Size), B)
+	c.DECQ(Rem)
+	c.JNZ(operand.LabelRef("remloop"))
+	c.Label("epilogue")
+}
+
+// Prefetch emits the prefetches of main-loop step u: the cache lines of A
+// and B that the slivers advance by in one step, PrefetchA and PrefetchB
+// bytes ahead. Lines are spread over the steps of a trip so no step carries
+// them all. u < 0 (the remainder loop) prefetches nothing.
+func (g *Gen) Prefetch(u int) {
+	if u < 0 {
+		return
+	}
+	k := g.K
+	emit := func(base reg.Register, dist, stepBytes int) {
+		if dist == 0 {
+			return
+		}
+		tripBytes := k.Unroll * stepBytes
+		lines := (tripBytes + 63) / 64
+		for l := 0; l < lines; l++ {
+			if l*k.Unroll/lines == u {
+				g.Ctx.PREFETCHT0(Mem(base, dist+l*64))
+			}
+		}
+	}
+	emit(A, k.PrefetchA, k.MR*g.Size)
+	emit(B, k.PrefetchB, k.NR*g.Size)
+}
+
+// LoadEpilogueArgs loads c, the strides (csc in bytes), m and n, and leaves
+// alpha's and beta's addresses in T0 and T1.
+func (g *Gen) LoadEpilogueArgs() {
+	c := g.Ctx
+	c.Load(c.Param("c"), C)
+	c.Load(c.Param("rsc"), RSC)
+	c.Load(c.Param("csc"), CSC)
+	c.SHLQ(operand.U8(bits.TrailingZeros(uint(g.Size))), CSC)
+	c.Load(c.Param("m"), M)
+	c.Load(c.Param("n"), N)
+	c.Load(c.Param("alpha"), T0)
+	c.Load(c.Param("beta"), T1)
+}
+
+// BetaIsZero jumps to label when *beta (address in T1) is +0 or -0,
+// comparing bits so that a NaN beta is not taken for zero. It clobbers T2.
+func (g *Gen) BetaIsZero(label string) {
+	c := g.Ctx
+	if g.Size == 4 {
+		c.MOVL(Mem(T1, 0), T2.As32())
+		c.SHLL(operand.U8(1), T2.As32())
+	} else {
+		c.MOVQ(Mem(T1, 0), T2)
+		c.SHLQ(operand.U8(1), T2)
+	}
+	c.JZ(operand.LabelRef(label))
+}
+
+// ColumnGuard jumps to done unless column j < n.
+func (g *Gen) ColumnGuard(j int, done string) {
+	c := g.Ctx
+	if j == 0 {
+		c.TESTQ(N, N)
+	} else {
+		c.CMPQ(N, operand.U32(j))
+	}
+	c.JLE(operand.LabelRef(done))
+}
+
+// Strided emits the path for rsc != 1: each column j < n is spilled by
+// spill(j, buf) to a stack buffer of MR reals, then its first m rows are
+// written one by one to C(i,j) at i*rsc (beta·C added unless beta is 0).
+// Scalar registers x (value) and bx (beta) are scratch. T1 holds beta's
+// address on entry; alpha has been applied.
+func (g *Gen) Strided(label, done string, x, bx reg.VecPhysical, spill func(j int, buf operand.Mem)) {
+	c := g.Ctx
+	buf := c.AllocLocal(g.K.MR * g.Size)
+	c.Label(label)
+	c.SHLQ(operand.U8(bits.TrailingZeros(uint(g.Size))), RSC)
+	// T1 := 0 when beta is zero (C is never read), else nonzero.
+	movs(c, g.S, Mem(T1, 0), bx)
+	if g.Size == 4 {
+		c.MOVL(Mem(T1, 0), T1.As32())
+		c.SHLL(operand.U8(1), T1.As32())
+	} else {
+		c.MOVQ(Mem(T1, 0), T1)
+		c.SHLQ(operand.U8(1), T1)
+	}
+	for j := 0; j < g.K.NR; j++ {
+		g.ColumnGuard(j, done)
+		spill(j, buf)
+		c.MOVQ(C, T2)
+		c.XORQ(T0, T0)
+		row := fmt.Sprintf("%s_row%d", label, j)
+		next := fmt.Sprintf("%s_next%d", label, j)
+		store := fmt.Sprintf("%s_store%d", label, j)
+		c.Label(row)
+		c.CMPQ(T0, M)
+		c.JGE(operand.LabelRef(next))
+		elem := buf
+		elem.Index = T0
+		elem.Scale = uint8(g.Size)
+		movs(c, g.S, elem, x)
+		c.TESTQ(T1, T1)
+		c.JZ(operand.LabelRef(store))
+		fmas(c, g.S, Mem(T2, 0), bx, x)
+		c.Label(store)
+		movs(c, g.S, x, Mem(T2, 0))
+		c.ADDQ(RSC, T2)
+		c.INCQ(T0)
+		c.JMP(operand.LabelRef(row))
+		c.Label(next)
+		c.ADDQ(CSC, C)
+	}
+	c.JMP(operand.LabelRef(done))
+}
+
+// Align pads with PCALIGN so the next instruction (a loop head) starts on
+// an n-byte boundary: a loop that straddles fewer fetch blocks decodes and
+// sits in the op cache better. avo has no PCALIGN, so it goes in raw.
+func Align(c *build.Context, n int) {
+	c.Instruction(&ir.Instruction{Opcode: "PCALIGN", Operands: []operand.Op{operand.Imm(uint64(n))}})
+}
+
+func movs(c *build.Context, s string, src, dst operand.Op) {
+	if s == "SS" {
+		c.VMOVSS(src, dst)
+	} else {
+		c.VMOVSD(src, dst)
+	}
+}
+
+func fmas(c *build.Context, s string, m, b, acc operand.Op) {
+	if s == "SS" {
+		c.VFMADD231SS(m, b, acc)
+	} else {
+		c.VFMADD231SD(m, b, acc)
+	}
+}

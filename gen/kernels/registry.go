@@ -1,0 +1,159 @@
+package main
+
+import (
+	"sort"
+
+	. "github.com/dave/jennifer/jen"
+
+	"github.com/tcontract/tcontract/internal/spec"
+)
+
+// registry is registry.go: the types of docs/internals.md and the tables of
+// every kernel row and probe, in table order. The assembly functions come
+// from asmKernels and asmPeaks, which each architecture's file fills.
+func registry() *File {
+	f := newFile("")
+	f.PackageComment("Package kernels holds the generated GEMM micro-kernels: assembly for the")
+	f.PackageComment("ISAs of the kernel table (internal/spec), a pure-Go twin of each, the peak")
+	f.PackageComment("probes, and the registry below. Every file here is generated.")
+
+	f.Comment("Func computes C := alpha·Ã·B̃ + beta·C on the top-left m×n part of one MR×NR tile.")
+	f.Comment("")
+	f.Comment("a points at an MR×k packed sliver (a[p*MR+i]), b at an NR×k sliver (b[p*NR+j]);")
+	f.Comment("C(i,j) is at element offset i*rsc + j*csc of c; alpha and beta point at one real")
+	f.Comment("each, and beta == 0 never reads C. docs/internals.md has the whole contract.")
+	f.Type().Id("Func").Func().Params(funcParams()...)
+
+	f.Comment("Kernel is one row of the kernel table with its functions.")
+	f.Type().Id("Kernel").Struct(
+		Qual(specPath, "Kernel").Comment("the table row"),
+		Id("Name").String().Comment("Kernel.Name()"),
+		Id("Asm").Id("Func").Comment("nil where this build has no assembly for it"),
+		Id("Go").Id("Func").Comment("the pure-Go twin"),
+	)
+
+	var rows []Code
+	for i, k := range spec.Kernels {
+		asm := Code(Nil())
+		if isa(k.ISA).Arch != "" {
+			asm = Id("asmKernels").Index(Lit(i))
+		}
+		rows = append(rows, Values(ordered(
+			"Kernel", Qual(specPath, "Kernel").Values(
+				Id("ISA").Op(":").Lit(k.ISA), Id("Real").Op(":").Lit(k.Real),
+				Id("MR").Op(":").Lit(k.MR), Id("NR").Op(":").Lit(k.NR), Id("Unroll").Op(":").Lit(k.Unroll),
+				Id("PrefetchA").Op(":").Lit(k.PrefetchA), Id("PrefetchB").Op(":").Lit(k.PrefetchB),
+				Id("MC").Op(":").Lit(k.MC), Id("KC").Op(":").Lit(k.KC), Id("NC").Op(":").Lit(k.NC),
+			),
+			"Name", Lit(k.Name()),
+			"Asm", asm,
+			"Go", Id(k.Name()+"_go"),
+		)...))
+	}
+	f.Comment("Kernels is every row of the kernel table, in table order.")
+	f.Var().Id("Kernels").Op("=").Index().Id("Kernel").Values(multiline(rows)...)
+
+	f.Comment("Lookup returns the row of one ISA and real type, or nil when there is none.")
+	f.Func().Id("Lookup").Params(List(Id("isa"), Id("real")).String()).Op("*").Id("Kernel").Block(
+		For(Id("i").Op(":=").Range().Id("Kernels")).Block(
+			If(Id("Kernels").Index(Id("i")).Dot("ISA").Op("==").Id("isa").Op("&&").
+				Id("Kernels").Index(Id("i")).Dot("Real").Op("==").Id("real")).Block(
+				Return(Op("&").Id("Kernels").Index(Id("i"))),
+			),
+		),
+		Return(Nil()),
+	)
+
+	f.Comment("Peak is the peak probe of one ISA and real type: Fn(iters) runs iters trips of")
+	f.Comment("independent FMAs (multiply-adds on the generic path), FlopsPerIter flops each.")
+	f.Type().Id("Peak").Struct(
+		List(Id("ISA"), Id("Real")).String(),
+		Id("Fn").Func().Params(Id("iters").Int()).Comment("nil where this build has no assembly for it"),
+		Id("FlopsPerIter").Int(),
+	)
+	var probes []Code
+	for i, p := range peaks() {
+		fn := Code(Id(peakName(p.ISA.Name, p.Real)))
+		if p.ISA.Arch != "" {
+			fn = Id("asmPeaks").Index(Lit(i))
+		}
+		probes = append(probes, Values(
+			Id("ISA").Op(":").Lit(p.ISA.Name), Id("Real").Op(":").Lit(p.Real.Name),
+			Id("Fn").Op(":").Add(fn),
+			Id("FlopsPerIter").Op(":").Lit(2*p.ISA.PeakAccs()*p.ISA.Lanes(p.Real.Size)),
+		))
+	}
+	f.Comment("Peaks is the probe of every ISA and real type that has a kernel row.")
+	f.Var().Id("Peaks").Op("=").Index().Id("Peak").Values(multiline(probes)...)
+	return f
+}
+
+// multiline puts each element of a composite literal on its own line.
+func multiline(elems []Code) []Code {
+	out := make([]Code, 0, len(elems)+1)
+	for _, e := range elems {
+		out = append(out, Line().Add(e))
+	}
+	return append(out, Line())
+}
+
+// asmBindings is one registry_<arch>.go per assembly architecture
+// (//go:build !purego): the assembly kernels and probes of that
+// architecture's ISAs by row index, nil for the rest.
+func asmBindings() map[string]*File {
+	arches := map[string]bool{}
+	for _, i := range spec.ISAs {
+		if i.Arch != "" {
+			arches[i.Arch] = true
+		}
+	}
+	out := map[string]*File{}
+	for arch := range arches {
+		f := newFile("!purego")
+		var ks, ps []Code
+		for i, k := range spec.Kernels {
+			if isa(k.ISA).Arch == arch {
+				ks = append(ks, Line().Lit(i).Op(":").Id(k.Name()))
+			}
+		}
+		for i, p := range peaks() {
+			if p.ISA.Arch == arch {
+				ps = append(ps, Line().Lit(i).Op(":").Id(peakName(p.ISA.Name, p.Real)))
+			}
+		}
+		f.Commentf("asmKernels holds the %s assembly kernels by row of Kernels.", arch)
+		f.Var().Id("asmKernels").Op("=").Index(Lit(len(spec.Kernels))).Id("Func").Values(append(ks, Line())...)
+		f.Commentf("asmPeaks holds the %s assembly probes by row of Peaks.", arch)
+		f.Var().Id("asmPeaks").Op("=").Index(Lit(len(peaks()))).Func().Params(Int()).Values(append(ps, Line())...)
+		out[arch] = f
+	}
+	return out
+}
+
+// noAsm is registry_noasm.go: no assembly on other targets or under purego.
+func noAsm() *File {
+	var arches []string
+	seen := map[string]bool{}
+	for _, i := range spec.ISAs {
+		if i.Arch != "" && !seen[i.Arch] {
+			seen[i.Arch] = true
+			arches = append(arches, i.Arch)
+		}
+	}
+	sort.Strings(arches)
+	c := "purego || !("
+	for i, a := range arches {
+		if i > 0 {
+			c += " || "
+		}
+		c += a
+	}
+	c += ")"
+	f := newFile(c)
+	f.Comment("Without assembly every kernel runs its pure-Go twin.")
+	f.Var().Defs(
+		Id("asmKernels").Index(Lit(len(spec.Kernels))).Id("Func"),
+		Id("asmPeaks").Index(Lit(len(peaks()))).Func().Params(Int()),
+	)
+	return f
+}

@@ -1,0 +1,99 @@
+package runtime
+
+import (
+	"fmt"
+	goruntime "runtime"
+	"sync"
+	"time"
+
+	"github.com/tcontract/tcontract/generated/kernels"
+)
+
+// Peak measurement: each repetition is short (so the best one is seldom hit
+// by another process), and the best of several is the figure, since noise
+// only ever slows a run down.
+const (
+	peakRepTime = 2 * time.Millisecond
+	peakReps    = 12
+)
+
+// Peak measures the FMA throughput of the path in use (ISA()) for a real
+// type ("float32" or "float64"), in GFLOP/s: the best of several short timed
+// repetitions of the generated peak probe. With threads > 1 it runs one
+// goroutine locked to its own OS thread per thread, all at once, and sums
+// their rates. Speed figures are quoted as a fraction of it, measured in the
+// same run, because the clock of these machines drifts with load.
+func Peak(real string, threads int) float64 {
+	return peakOn(ISA(), real, threads)
+}
+
+// probeOn returns the peak probe of a path and real type.
+func probeOn(isa, real string) *kernels.Peak {
+	for i := range kernels.Peaks {
+		if p := &kernels.Peaks[i]; p.ISA == isa && p.Real == real && p.Fn != nil {
+			return p
+		}
+	}
+	panic(fmt.Sprintf("tcontract: no %s peak probe for %s in this build", isa, real))
+}
+
+func peakOn(isa, real string, threads int) float64 {
+	p := probeOn(isa, real)
+	threads = max(1, threads)
+	iters := calibrate(p.Fn)
+	var (
+		start = make([]chan struct{}, threads)
+		wg    sync.WaitGroup
+		secs  = make([]float64, threads)
+		ready sync.WaitGroup
+	)
+	// One locked goroutine per thread, kept for all repetitions.
+	for t := range threads {
+		start[t] = make(chan struct{})
+		ready.Add(1)
+		go func() {
+			goruntime.LockOSThread()
+			defer goruntime.UnlockOSThread()
+			ready.Done()
+			for range start[t] {
+				t0 := time.Now()
+				p.Fn(iters)
+				secs[t] = time.Since(t0).Seconds()
+				wg.Done()
+			}
+		}()
+	}
+	ready.Wait()
+	best := 0.0
+	flops := float64(iters) * float64(p.FlopsPerIter)
+	for range peakReps {
+		wg.Add(threads)
+		for t := range threads {
+			start[t] <- struct{}{}
+		}
+		wg.Wait()
+		rate := 0.0
+		for _, s := range secs {
+			rate += flops / s
+		}
+		best = max(best, rate)
+	}
+	for t := range threads {
+		close(start[t])
+	}
+	return best / 1e9
+}
+
+// calibrate returns a trip count that takes about peakRepTime.
+func calibrate(fn func(int)) int {
+	iters := 1 << 10
+	for {
+		t0 := time.Now()
+		fn(iters)
+		d := time.Since(t0)
+		if d >= peakRepTime/4 || iters >= 1<<30 {
+			return max(1, int(float64(iters)*float64(peakRepTime)/float64(max(d, 1))))
+		}
+		iters *= 4
+	}
+}
