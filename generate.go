@@ -8,3 +8,4 @@ package tcontract
 //go:generate go run -C asm ./neon -out ../generated/kernels
 //go:generate go run -C asm ./cpuid -out ../generated/cpu
 //go:generate go run -C gen ./kernels -out ../generated/kernels
+//go:generate go run -C gen ./typed -out ../generated/typed

@@ -2,8 +2,14 @@ package spec
 
 // Type is one row of the element-type table.
 type Type struct {
-	// Name is the Go type as the public API spells it ("complex64").
+	// Name is the Go type as the public API spells it ("complex64"): a
+	// predeclared type, or a type declared in package Pkg.
 	Name string
+	// Pkg is the import path of the package that declares Name; empty for a
+	// predeclared type. Generated code stores and computes through the type's
+	// memory layout (one Real, or a real and an imaginary Real), so any type
+	// with that layout can be a row.
+	Pkg string
 	// Short is the suffix generated identifiers use for this type ("C64").
 	Short string
 	// Size is the size of one element in bytes.

@@ -1,0 +1,189 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/dave/jennifer/jen"
+)
+
+// A layout is one packed format: where element (i, p) of a block lands in a
+// sliver, as a real offset di = d0 + i·dI + p·dP, and what is stored there.
+// A real type has one layout for A and B; a complex type has the 1m layouts
+// of docs/internals.md, "1e" for A and "1r" for B.
+type layout struct {
+	e    elem
+	side string // "" for the real layout, "A" or "B"
+	dI   int    // reals between rows i and i+1 of one step
+	// alpha declares the parameters that carry alpha into the loops.
+	alpha []jen.Code
+	// store emits the statements that store element src[si] at the real
+	// pointed to by q plus plus bytes.
+	store func(g *jen.Group, si, q string, plus int)
+}
+
+func (l layout) name(stem string) string { return stem + l.side + l.e.Short }
+
+func realLayout(e elem) layout {
+	return layout{
+		e: e, dI: 1,
+		alpha: []jen.Code{id("a").Id(e.R)},
+		store: func(g *jen.Group, si, q string, plus int) {
+			g.Add(atPtr(e.R, q, plusLit(plus))).Op("=").Id("a").Op("*").Add(at(e.R, "s", si, e.Z, 0))
+		},
+	}
+}
+
+// complexLoad emits x, y := alpha·src[si] (the real and imaginary parts).
+func complexLoad(g *jen.Group, e elem, si string) {
+	g.Id("v").Op(":=").Add(ptr("s", id(si).Op("*").Lit(e.Size)))
+	g.List(id("x"), id("y")).Op(":=").List(atPtr(e.R, "v", nil), atPtr(e.R, "v", lit(e.Z)))
+	g.If(jen.Op("!").Id("unit")).Block(
+		jen.List(id("x"), id("y")).Op("=").List(
+			id("ar").Op("*").Id("x").Op("-").Id("ai").Op("*").Id("y"),
+			id("ar").Op("*").Id("y").Op("+").Id("ai").Op("*").Id("x")),
+	)
+}
+
+func complexAlpha(e elem) []jen.Code {
+	return []jen.Code{id("ar"), id("ai").Id(e.R), id("unit").Bool(), id("lb").Int()}
+}
+
+// complexA is 1m's "1e" layout: for step p, real column 2p holds
+// (re a_i, im a_i) and column 2p+1, lb bytes further, (−im a_i, re a_i).
+func complexA(e elem) layout {
+	return layout{
+		e: e, side: "A", dI: 2, alpha: complexAlpha(e),
+		store: func(g *jen.Group, si, q string, plus int) {
+			complexLoad(g, e, si)
+			g.Add(atPtr(e.R, q, plusLit(plus))).Op("=").Id("x")
+			g.Add(atPtr(e.R, q, plusLit(plus+e.Z))).Op("=").Id("y")
+			g.Add(atPtr(e.R, q, id("lb").Add(plusTail(plus)))).Op("=").Op("-").Id("y")
+			g.Add(atPtr(e.R, q, id("lb").Add(plusTail(plus+e.Z)))).Op("=").Id("x")
+		},
+	}
+}
+
+// complexB is 1m's "1r" layout: real row 2p holds re b_j, row 2p+1, lb bytes
+// further, im b_j.
+func complexB(e elem) layout {
+	return layout{
+		e: e, side: "B", dI: 1, alpha: complexAlpha(e),
+		store: func(g *jen.Group, si, q string, plus int) {
+			complexLoad(g, e, si)
+			g.Add(atPtr(e.R, q, plusLit(plus))).Op("=").Id("x")
+			g.Add(atPtr(e.R, q, id("lb").Add(plusTail(plus)))).Op("=").Id("y")
+		},
+	}
+}
+
+// plusLit is a byte offset literal, nil for 0.
+func plusLit(n int) jen.Code {
+	if n == 0 {
+		return nil
+	}
+	return lit(n)
+}
+
+// plusTail is "+n", or nothing for 0.
+func plusTail(n int) jen.Code {
+	if n == 0 {
+		return jen.Null()
+	}
+	return jen.Op("+").Lit(n)
+}
+
+// emitLoops writes the three general loops of a layout. Each packs one
+// sliver of rows rows and len(kOff) (or kc) steps, starting at real d0 of d,
+// with dP reals between steps:
+//   - transpose: the rows are strided and the steps are unit (kStride == 1):
+//     each row is read along p, contiguous in memory;
+//   - strided: the rows are strided, the steps anything: read along i;
+//   - gather: the rows are irregular: through their offsets.
+func emitLoops(f *jen.File, l layout) {
+	e := l.e
+	common := []jen.Code{id("d"), id("s").Qual(unsafePath, "Pointer"), id("d0"), id("dP")}
+
+	step := func(g *jen.Group, si string) {
+		g.Id("q").Op(":=").Add(ptr("d", id("di").Op("*").Lit(e.Z)))
+		l.store(g, si, "q", 0)
+	}
+
+	doc(f, fmt.Sprintf("%s packs rows strided rows of kc unit steps from s[base] into %s layout.",
+		l.name("transpose"), layoutName(l)))
+	f.Func().Id(l.name("transpose")).Params(
+		append(append(common, id("rows"), id("kc").Int(), id("base"), id("step").Int64()), l.alpha...)...,
+	).BlockFunc(func(g *jen.Group) {
+		g.Id("i").Op(":=").Lit(0)
+		if l.side == "" {
+			// Four rows at a time: the four stores of one step are adjacent.
+			const rb = 4
+			g.For(jen.Empty(), id("i").Op("+").Lit(rb).Op("<=").Id("rows"), id("i").Op("+=").Lit(rb)).BlockFunc(func(g *jen.Group) {
+				g.Id("s0").Op(":=").Id("base").Op("+").Int64().Call(id("i")).Op("*").Id("step")
+				for r := 1; r < rb; r++ {
+					g.Id(fmt.Sprintf("s%d", r)).Op(":=").Id(fmt.Sprintf("s%d", r-1)).Op("+").Id("step")
+				}
+				g.Id("di").Op(":=").Id("d0").Op("+").Id("i").Op("*").Lit(l.dI)
+				g.For(jen.Range().Id("kc")).BlockFunc(func(g *jen.Group) {
+					g.Id("q").Op(":=").Add(ptr("d", id("di").Op("*").Lit(e.Z)))
+					for r := 0; r < rb; r++ {
+						l.store(g, fmt.Sprintf("s%d", r), "q", r*l.dI*e.Z)
+					}
+					for r := 0; r < rb; r++ {
+						g.Id(fmt.Sprintf("s%d", r)).Op("++")
+					}
+					g.Id("di").Op("+=").Id("dP")
+				})
+			})
+		}
+		g.For(jen.Empty(), id("i").Op("<").Id("rows"), id("i").Op("++")).BlockFunc(func(g *jen.Group) {
+			g.Id("si").Op(":=").Id("base").Op("+").Int64().Call(id("i")).Op("*").Id("step")
+			g.Id("di").Op(":=").Id("d0").Op("+").Id("i").Op("*").Lit(l.dI)
+			g.For(jen.Range().Id("kc")).BlockFunc(func(g *jen.Group) {
+				step(g, "si")
+				g.Id("si").Op("++")
+				g.Id("di").Op("+=").Id("dP")
+			})
+		})
+	})
+
+	doc(f, fmt.Sprintf("%s packs rows rows with step step, step p at s[base+kOff[p]], into %s layout.",
+		l.name("strided"), layoutName(l)))
+	f.Func().Id(l.name("strided")).Params(
+		append(append(common, id("rows").Int(), id("base"), id("step").Int64(), id("kOff").Index().Int64()), l.alpha...)...,
+	).Block(
+		jen.For(jen.List(id("p"), id("k")).Op(":=").Range().Id("kOff")).BlockFunc(func(g *jen.Group) {
+			g.Id("si").Op(":=").Id("base").Op("+").Id("k")
+			g.Id("di").Op(":=").Id("d0").Op("+").Id("p").Op("*").Id("dP")
+			g.For(jen.Range().Id("rows")).BlockFunc(func(g *jen.Group) {
+				step(g, "si")
+				g.Id("si").Op("+=").Id("step")
+				g.Id("di").Op("+=").Lit(l.dI)
+			})
+		}),
+	)
+
+	doc(f, fmt.Sprintf("%s packs the rows at offsets o, step p at s[o[i]+kOff[p]], into %s layout.",
+		l.name("gather"), layoutName(l)))
+	f.Func().Id(l.name("gather")).Params(
+		append(append(common[:len(common)-1], id("dP").Int(), id("o"), id("kOff").Index().Int64()), l.alpha...)...,
+	).Block(
+		jen.For(jen.List(id("p"), id("k")).Op(":=").Range().Id("kOff")).BlockFunc(func(g *jen.Group) {
+			g.Id("di").Op(":=").Id("d0").Op("+").Id("p").Op("*").Id("dP")
+			g.For(jen.List(jen.Id("_"), id("oi")).Op(":=").Range().Id("o")).BlockFunc(func(g *jen.Group) {
+				g.Id("si").Op(":=").Id("oi").Op("+").Id("k")
+				step(g, "si")
+				g.Id("di").Op("+=").Lit(l.dI)
+			})
+		}),
+	)
+}
+
+func layoutName(l layout) string {
+	switch l.side {
+	case "A":
+		return "the 1e"
+	case "B":
+		return "the 1r"
+	}
+	return "the real"
+}
