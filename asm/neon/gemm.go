@@ -17,7 +17,8 @@ type plan struct {
 	k       spec.Kernel
 	arr     arrangement
 	va, vb  int   // vectors of Ã and of B̃ per k step
-	accBase int   // first accumulator register
+	regs    int   // vector registers the path may use: V0…V(regs-1)
+	accBase int   // first accumulator register; the rest up to regs accumulate
 	aSets   []int // first register of each set Ã alternates over, step by step
 	bReg    int   // first register of B̃
 }
@@ -31,7 +32,11 @@ func newPlan(k spec.Kernel) (plan, error) {
 	if err != nil {
 		return plan{}, fmt.Errorf("%s: %v", k.Name(), err)
 	}
-	p := plan{k: k, arr: arr}
+	isa := neonISA()
+	if isa.VecBytes != 16 || isa.VecRegs > 32 || isa.Lanes(r.Size) != arr.lanes {
+		return plan{}, fmt.Errorf("%s: the NEON row of spec.ISAs (%+v) does not describe 128-bit V registers", k.Name(), isa)
+	}
+	p := plan{k: k, arr: arr, regs: isa.VecRegs}
 	switch {
 	case k.MR <= 0 || k.NR <= 0:
 		return plan{}, fmt.Errorf("%s: MR and NR must be positive", k.Name())
@@ -50,9 +55,9 @@ func newPlan(k spec.Kernel) (plan, error) {
 		return plan{}, fmt.Errorf("%s: a sliver step must fit one VLD1 (at most 4 vectors)", k.Name())
 	}
 	nacc := k.NR * p.va
-	p.accBase = 32 - nacc
+	p.accBase = p.regs - nacc
 	if p.accBase < p.va+p.vb {
-		return plan{}, fmt.Errorf("%s: %d accumulators and %d sliver vectors exceed 32 registers", k.Name(), nacc, p.va+p.vb)
+		return plan{}, fmt.Errorf("%s: %d accumulators and %d sliver vectors exceed %d registers", k.Name(), nacc, p.va+p.vb, p.regs)
 	}
 	// Ã alternates between two register sets when the file has room, so a
 	// step's load never waits on the previous step's last read.
@@ -62,6 +67,15 @@ func newPlan(k spec.Kernel) (plan, error) {
 		p.aSets = append(p.aSets, p.va+p.vb)
 	}
 	return p, nil
+}
+
+// neonISA is the NEON row of the ISA table.
+func neonISA() spec.ISA {
+	isa, ok := spec.ISAByName(spec.NEON)
+	if !ok {
+		panic("internal/spec has no NEON ISA")
+	}
+	return isa
 }
 
 func (p plan) acc(j, r int) int { return p.accBase + j*p.va + r }
@@ -113,7 +127,7 @@ func gemm(k spec.Kernel) ([]byte, error) {
 	w.raw("%s\n//go:build !purego\n\n#include \"textflag.h\"\n\n", header)
 	w.raw("// func %s(k int, a, b, c *byte, rsc, csc, m, n int, alpha, beta *byte)\n", name)
 	w.raw("//\n// C := alpha·Ã·B̃ + beta·C on the top-left m×n of a %d×%d %s tile.\n", k.MR, k.NR, k.Real)
-	w.raw("// V%d–V31 accumulate: column j of the tile is V%d+%d·j … +%d.\n", p.accBase, p.accBase, p.va, p.va-1)
+	w.raw("// V%d–V%d accumulate: column j of the tile is V%d+%d·j … +%d.\n", p.accBase, p.regs-1, p.accBase, p.va, p.va-1)
 	w.raw("// Ã steps load into V%d", p.aSets[0])
 	for _, s := range p.aSets[1:] {
 		w.raw(" and V%d alternately", s)
@@ -145,7 +159,7 @@ func gemm(k spec.Kernel) ([]byte, error) {
 	w.blank()
 
 	w.comment("Clear the accumulators.")
-	for v := p.accBase; v < 32; v++ {
+	for v := p.accBase; v < p.regs; v++ {
 		w.ins("VEOR V%d.B16, V%d.B16, V%d.B16", v, v, v)
 	}
 	w.blank()
@@ -177,7 +191,7 @@ func gemm(k spec.Kernel) ([]byte, error) {
 	w.comment("acc *= alpha; V1 = beta in every lane (F1 is its lane 0).")
 	w.ins("MOVD alpha+64(FP), R5")
 	w.ins("VLD1R (R5), [V0.%s]", arr)
-	for v := p.accBase; v < 32; v++ {
+	for v := p.accBase; v < p.regs; v++ {
 		w.word(fmulVec(p.arr, v, v, 0), "FMUL V%d.%s, V%d.%s, V0.%s", v, p.arr.gnu, v, p.arr.gnu, p.arr.gnu)
 	}
 	w.ins("MOVD beta+72(FP), R6")
@@ -231,8 +245,8 @@ func gemm(k spec.Kernel) ([]byte, error) {
 	w.comment("Partial tile or strided rows: spill to the stack tile (column-major,")
 	w.comment("leading dimension %d) and write element by element.", k.MR)
 	w.ins("MOVD $tile-%d(SP), R10", p.tileBytes())
-	for v := p.accBase; v < 32; v += 4 {
-		n := min(4, 32-v)
+	for v := p.accBase; v < p.regs; v += 4 {
+		n := min(4, p.regs-v)
 		w.ins("VST1.P %s, %d(R10)", vlist(v, n, arr), n*16)
 	}
 	w.ins("MOVD $tile-%d(SP), R10", p.tileBytes())

@@ -27,7 +27,7 @@ func gemmStub(k spec.Kernel) []byte {
 func peakStub(r spec.Real) []byte {
 	var b bytes.Buffer
 	stubPrelude(&b)
-	fmt.Fprintf(&b, "// %s runs iters rounds of %d independent %s FMLAs.\n", peakName(r), spec.PeakAccumulators, r.Name)
+	fmt.Fprintf(&b, "// %s runs iters rounds of %d independent %s FMLAs.\n", peakName(r), neonISA().PeakAccs(), r.Name)
 	fmt.Fprintf(&b, "func %s(iters int)\n", peakName(r))
 	return b.Bytes()
 }
