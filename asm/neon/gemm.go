@@ -174,7 +174,7 @@ func gemm(k spec.Kernel) ([]byte, error) {
 	p.prefetch(w, "R1", k.PrefetchA, k.Unroll*k.MR*p.size())
 	p.prefetch(w, "R2", k.PrefetchB, k.Unroll*k.NR*p.size())
 	for s := 0; s < k.Unroll; s++ {
-		p.step(w, s)
+		p.step(w, s, s > 0, s < k.Unroll-1)
 	}
 	w.ins("SUBS $1, R3, R3")
 	w.ins("BNE loop")
@@ -182,7 +182,7 @@ func gemm(k spec.Kernel) ([]byte, error) {
 	w.label("tail")
 	w.ins("CBZ R4, scale")
 	w.label("tailloop")
-	p.step(w, 0)
+	p.step(w, 0, false, false)
 	w.ins("SUBS $1, R4, R4")
 	w.ins("BNE tailloop")
 	w.blank()
@@ -277,19 +277,36 @@ func (p plan) prefetch(w *asmWriter, ptr string, distance, tripBytes int) {
 	}
 }
 
-// step emits one k step: load MR reals of Ã and NR of B̃ (post-incrementing
-// the sliver pointers), then NR·va by-element FMLAs.
-func (p plan) step(w *asmWriter, s int) {
+// step emits one k step: NR·va by-element FMLAs, column by column, on the
+// step's MR reals of Ã and NR of B̃ (loaded with post-increment). Inside an
+// unrolled trip the next step's loads are issued during this one, so an
+// in-order core does not stall on them at the step boundary: Ã into the
+// other register set (where there is one) before the FMLAs, each vector of
+// B̃ right after the FMLAs that last read its register. A trip's last step
+// loads nothing ahead: the next step may not exist, and the slivers must not
+// be read past their end. loaded says the previous step issued these loads.
+func (p plan) step(w *asmWriter, s int, loaded, next bool) {
 	arr := p.arr.goArr
 	a := p.aSets[s%len(p.aSets)]
-	w.ins("VLD1.P %d(R1), %s", p.k.MR*p.size(), vlist(a, p.va, arr))
-	w.ins("VLD1.P %d(R2), %s", p.k.NR*p.size(), vlist(p.bReg, p.vb, arr))
+	twoSets := len(p.aSets) > 1
+	if !loaded || !twoSets {
+		w.ins("VLD1.P %d(R1), %s", p.k.MR*p.size(), vlist(a, p.va, arr))
+	}
+	if !loaded {
+		w.ins("VLD1.P %d(R2), %s", p.k.NR*p.size(), vlist(p.bReg, p.vb, arr))
+	}
+	if next && twoSets {
+		w.ins("VLD1.P %d(R1), %s", p.k.MR*p.size(), vlist(p.aSets[(s+1)%len(p.aSets)], p.va, arr))
+	}
 	for j := 0; j < p.k.NR; j++ {
 		bv, idx := p.bReg+j/p.arr.lanes, j%p.arr.lanes
 		for r := 0; r < p.va; r++ {
 			d := p.acc(j, r)
 			w.word(fmlaElem(p.arr, d, a+r, bv, idx), "FMLA V%d.%s, V%d.%s, V%d.%s[%d]",
 				d, p.arr.gnu, a+r, p.arr.gnu, bv, p.arr.elem, idx)
+		}
+		if next && idx == p.arr.lanes-1 {
+			w.ins("VLD1.P 16(R2), [V%d.%s]", bv, arr)
 		}
 	}
 }
