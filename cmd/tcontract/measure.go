@@ -1,0 +1,85 @@
+package main
+
+import (
+	"slices"
+	"time"
+
+	"github.com/tcontract/tcontract"
+)
+
+// timing says how a measurement is taken: reps repetitions, each of enough
+// back-to-back calls to last at least minTime (so between minTime and about
+// twice that, unless one call alone is longer), summarised by stat.
+type timing struct {
+	reps    int
+	minTime time.Duration
+	stat    string // "best" or "median"
+}
+
+// sample is one measurement: seconds per call and calls per repetition.
+type sample struct {
+	secs  float64
+	calls int
+}
+
+// measure times call on p. The first call (which plans, grows the
+// workspace and warms the caches) is not timed; then a calibration finds
+// how many calls fill minTime, and each repetition times that many. The
+// best repetition is the default figure because noise on a shared machine
+// only ever slows a run down; the median is there for a typical figure.
+func measure(call callFunc, p *tcontract.Pool, tm timing) (sample, error) {
+	if err := call(p); err != nil {
+		return sample{}, err
+	}
+	timeCalls := func(n int) (time.Duration, error) {
+		t0 := time.Now()
+		for range n {
+			if err := call(p); err != nil {
+				return 0, err
+			}
+		}
+		return time.Since(t0), nil
+	}
+	// Calibrate: grow n until a batch takes a quarter of minTime, then
+	// scale it to minTime.
+	secs := make([]float64, 0, tm.reps)
+	n := 1
+	for {
+		d, err := timeCalls(n)
+		if err != nil {
+			return sample{}, err
+		}
+		if d >= tm.minTime {
+			// This batch is a full repetition already: keep it, which
+			// saves a repetition of the slowest cases.
+			secs = append(secs, d.Seconds()/float64(n))
+			break
+		}
+		if d >= tm.minTime/4 {
+			n = int(float64(n)*float64(tm.minTime)/float64(d)) + 1
+			break
+		}
+		n *= 4
+	}
+	for len(secs) < tm.reps {
+		d, err := timeCalls(n)
+		if err != nil {
+			return sample{}, err
+		}
+		secs = append(secs, d.Seconds()/float64(n))
+	}
+	return sample{secs: summarise(secs, tm.stat), calls: n}, nil
+}
+
+// summarise is the best (smallest) or the median of per-call times.
+func summarise(secs []float64, stat string) float64 {
+	s := slices.Clone(secs)
+	slices.Sort(s)
+	if stat == "median" {
+		if len(s)%2 == 1 {
+			return s[len(s)/2]
+		}
+		return (s[len(s)/2-1] + s[len(s)/2]) / 2
+	}
+	return s[0]
+}

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"bufio"
+	"cmp"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+
+	"github.com/tcontract/tcontract/internal/spec"
+)
+
+func writeReport(w io.Writer, rep *report, format string) error {
+	switch format {
+	case "csv":
+		return writeCSV(w, rep)
+	case "json":
+		e := json.NewEncoder(w)
+		e.SetIndent("", "  ")
+		return e.Encode(rep)
+	}
+	return writeTable(w, rep)
+}
+
+// sorted orders rows by type (table order), then threads, keeping the
+// measured order (GEMM sizes, then cases) within a group.
+func sorted(rows []result) []result {
+	rank := func(name string) int {
+		return slices.IndexFunc(spec.Types, func(t spec.Type) bool { return t.Name == name })
+	}
+	out := slices.Clone(rows)
+	slices.SortStableFunc(out, func(a, b result) int {
+		return cmp.Or(cmp.Compare(rank(a.Type), rank(b.Type)), cmp.Compare(a.Threads, b.Threads))
+	})
+	return out
+}
+
+// label is a row's case column: "gemm" or "tccg 13 ab-acd-dbc".
+func (r result) label() string {
+	if r.Kind == "tccg" {
+		return fmt.Sprintf("tccg %d %s", r.ID, r.Name)
+	}
+	return r.Kind
+}
+
+func (r result) size() string { return mnk{r.M, r.N, r.K}.String() }
+
+// writeTable prints the rows for a reader, with a header that says how the
+// figures were taken and a legend that says how to read them.
+func writeTable(w io.Writer, rep *report) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "isa %s; each time is the %s of %d repetitions, each of enough calls to last at least %g ms\n",
+		rep.ISA, rep.Stat, rep.Reps, rep.MinTimeMS)
+	if rep.Scale != 1 {
+		fmt.Fprintf(bw, "TCCG extents scaled by %g\n", rep.Scale)
+	}
+	fmt.Fprintln(bw)
+	const head = "%-10s %3s  %-24s %-16s %10s %9s %7s %8s %8s\n"
+	const row = "%-10s %3d  %-24s %-16s %10s %9.1f %7.1f %7.0f%% %8s\n"
+	fmt.Fprintf(bw, head, "type", "thr", "case", "m x n x k", "ms/call", "GFLOP/s", "peak", "of peak", "vs GEMM")
+	prev := ""
+	for _, r := range sorted(rep.Results) {
+		group := fmt.Sprint(r.Type, r.Threads)
+		if prev != "" && group != prev {
+			fmt.Fprintln(bw)
+		}
+		prev = group
+		vs := ""
+		if r.Kind == "tccg" && r.VsGemm > 0 {
+			vs = strconv.FormatFloat(r.VsGemm, 'f', 2, 64)
+		}
+		fmt.Fprintf(bw, row, r.Type, r.Threads, r.label(), r.size(),
+			strconv.FormatFloat(r.Seconds*1e3, 'g', 3, 64), r.GFlops, r.Peak, 100*r.OfPeak, vs)
+	}
+	fmt.Fprint(bw, `
+GFLOP/s counts 2mnk real flops per call (8mnk for complex types). peak is the
+FMA probe of the same real type on the same number of threads, measured in
+this run; of peak is GFLOP/s over it. vs GEMM is a contraction's GFLOP/s over
+a GEMM of the same m, n, k, type and threads (dense row-major operands).
+`)
+	if rep.Interrupted {
+		fmt.Fprintf(bw, "\ninterrupted: %d of %d measurements done\n", rep.Done, rep.Planned)
+	}
+	return bw.Flush()
+}
+
+// writeCSV prints one header line and one line per row; the summary
+// statistic is a column so each line stands alone.
+func writeCSV(w io.Writer, rep *report) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"isa", "type", "threads", "kind", "id", "name", "spec", "m", "n", "k",
+		"flops", "seconds", "calls", "stat", "reps", "gflops", "peak_gflops", "of_peak", "gemm_gflops", "vs_gemm"})
+	f := func(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
+	for _, r := range sorted(rep.Results) {
+		id := ""
+		if r.Kind == "tccg" {
+			id = strconv.Itoa(r.ID)
+		}
+		cw.Write([]string{rep.ISA, r.Type, strconv.Itoa(r.Threads), r.Kind, id, r.Name, r.Spec,
+			strconv.Itoa(r.M), strconv.Itoa(r.N), strconv.Itoa(r.K),
+			f(r.Flops), f(r.Seconds), strconv.Itoa(r.Calls), rep.Stat, strconv.Itoa(rep.Reps),
+			f(r.GFlops), f(r.Peak), f(r.OfPeak), f(r.GemmGFlops), f(r.VsGemm)})
+	}
+	cw.Flush()
+	return cw.Error()
+}

@@ -1,0 +1,304 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime/debug"
+
+	"github.com/tcontract/tcontract"
+	"github.com/tcontract/tcontract/internal/spec"
+	"github.com/tcontract/tcontract/internal/tccg"
+	"github.com/tcontract/tcontract/runtime"
+)
+
+// report is everything one bench run measured.
+type report struct {
+	ISA         string    `json:"isa"`
+	Stat        string    `json:"stat"` // "best" or "median" of the repetitions
+	Reps        int       `json:"reps"`
+	MinTimeMS   float64   `json:"min_time_ms"` // least duration of one repetition
+	Scale       float64   `json:"scale"`       // factor on the TCCG extents
+	Peaks       []peakRow `json:"peaks"`
+	Results     []result  `json:"results"`
+	Planned     int       `json:"planned"` // measurements the suite holds
+	Done        int       `json:"done"`    // measurements taken
+	Interrupted bool      `json:"interrupted"`
+}
+
+// peakRow is one measurement of the FMA peak probe.
+type peakRow struct {
+	ISA     string  `json:"isa"`
+	Real    string  `json:"real"`
+	Threads int     `json:"threads"`
+	GFlops  float64 `json:"gflops"`
+}
+
+// result is one row: one product, one element type, one thread count.
+type result struct {
+	Type    string  `json:"type"`
+	Threads int     `json:"threads"`
+	Kind    string  `json:"kind"`           // "gemm" or "tccg"
+	ID      int     `json:"id,omitempty"`   // TCCG case id
+	Name    string  `json:"name,omitempty"` // TCCG case name ("ab-acd-dbc")
+	Spec    string  `json:"spec"`           // einsum form
+	M       int     `json:"m"`
+	N       int     `json:"n"`
+	K       int     `json:"k"`
+	Flops   float64 `json:"flops"`   // real flops per call: 2mnk, complex 8mnk
+	Seconds float64 `json:"seconds"` // per call
+	Calls   int     `json:"calls"`   // calls per timed repetition
+	GFlops  float64 `json:"gflops"`
+	Peak    float64 `json:"peak_gflops"` // probe, same real type and threads, this run
+	OfPeak  float64 `json:"of_peak"`     // GFlops / Peak
+	// For a contraction: a GEMM of the same m, n, k, type and threads
+	// (dense row-major), and the contraction's rate over it.
+	GemmGFlops float64 `json:"gemm_gflops,omitempty"`
+	VsGemm     float64 `json:"vs_gemm,omitempty"`
+}
+
+// afterUnit, when set (by tests), runs after each unit of the suite.
+var afterUnit func()
+
+// gemmKey names one GEMM measurement, shared by a GEMM row and the
+// contractions of the same size.
+type gemmKey struct {
+	typ     string
+	threads int
+	size    mnk
+}
+
+// suite runs a benchConfig. A unit is one product for one type on every
+// thread count, allocated once; the context is checked between units, so
+// an interrupt finishes the unit in flight and keeps what was measured.
+type suite struct {
+	cfg   benchConfig
+	prog  *progress
+	pools map[int]*tcontract.Pool
+	peaks map[string]map[int]float64 // real type -> threads -> GFLOP/s
+	gemms map[gemmKey]float64
+	rep   *report
+}
+
+func runSuite(ctx context.Context, cfg benchConfig, prog *progress) (*report, error) {
+	s := &suite{
+		cfg:   cfg,
+		prog:  prog,
+		pools: map[int]*tcontract.Pool{},
+		gemms: map[gemmKey]float64{},
+		rep: &report{
+			ISA:       tcontract.ISA(),
+			Stat:      cfg.tm.stat,
+			Reps:      cfg.tm.reps,
+			MinTimeMS: float64(cfg.tm.minTime.Microseconds()) / 1e3,
+			Scale:     cfg.scale,
+			Results:   []result{},
+			Peaks:     []peakRow{},
+		},
+	}
+	for _, th := range cfg.threads {
+		s.pools[th] = tcontract.NewPool(th)
+	}
+	defer func() {
+		for _, p := range s.pools {
+			p.Close()
+		}
+	}()
+	s.rep.Planned = s.count()
+	prog.start(s.rep.Planned)
+	for _, t := range cfg.types {
+		s.peaks = map[string]map[int]float64{} // re-measured per type: the clock drifts
+		for _, size := range cfg.sizes {
+			if ctx.Err() != nil {
+				s.rep.Interrupted = true
+				return s.rep, nil
+			}
+			if err := s.gemmUnit(t, size); err != nil {
+				return s.rep, err
+			}
+		}
+		for _, c := range cfg.cases {
+			if ctx.Err() != nil {
+				s.rep.Interrupted = true
+				return s.rep, nil
+			}
+			if err := s.caseUnit(t, c); err != nil {
+				return s.rep, err
+			}
+		}
+	}
+	return s.rep, nil
+}
+
+// extents are a case's extents for type t, scaled.
+func (s *suite) extents(t spec.Type, c tccg.Case) map[byte]int {
+	rt, _ := spec.RealByName(t.Real)
+	ext := map[byte]int{}
+	for l, e := range c.Extents(rt.Size) {
+		ext[l] = max(1, int(math.Round(float64(e)*s.cfg.scale)))
+	}
+	return ext
+}
+
+// count is the number of measurements the suite takes: each row, plus the
+// GEMMs at the contractions' sizes that no GEMM row measures.
+func (s *suite) count() int {
+	n := 0
+	for _, t := range s.cfg.types {
+		seen := map[mnk]bool{}
+		for _, sz := range s.cfg.sizes {
+			if !seen[sz] {
+				seen[sz] = true
+				n++
+			}
+		}
+		for _, c := range s.cfg.cases {
+			m, nn, k := c.MNK(s.extents(t, c))
+			n++
+			if sz := (mnk{m, nn, k}); !seen[sz] {
+				seen[sz] = true
+				n++
+			}
+		}
+	}
+	return n * len(s.cfg.threads)
+}
+
+// peak is the probe's rate for t's real type on threads, measured once per
+// type and thread count in this run.
+func (s *suite) peak(t spec.Type, threads int) float64 {
+	byThreads := s.peaks[t.Real]
+	if byThreads == nil {
+		byThreads = map[int]float64{}
+		s.peaks[t.Real] = byThreads
+	}
+	if p, ok := byThreads[threads]; ok {
+		return p
+	}
+	p := runtime.Peak(t.Real, threads)
+	byThreads[threads] = p
+	s.rep.Peaks = append(s.rep.Peaks, peakRow{ISA: s.rep.ISA, Real: t.Real, Threads: threads, GFlops: p})
+	return p
+}
+
+func flopsOf(t spec.Type, m, n, k int) float64 {
+	f := 2 * float64(m) * float64(n) * float64(k)
+	if t.Complex {
+		f *= 4 // one complex multiply-add is four real ones
+	}
+	return f
+}
+
+// gemmUnit measures one GEMM row on every thread count.
+func (s *suite) gemmUnit(t spec.Type, size mnk) error {
+	rows, err := s.measureGemm(t, size)
+	if err != nil {
+		return err
+	}
+	s.rep.Results = append(s.rep.Results, rows...)
+	s.unitDone()
+	return nil
+}
+
+// measureGemm measures GEMMs of one size not measured yet, and returns the
+// rows it measured.
+func (s *suite) measureGemm(t spec.Type, size mnk) ([]result, error) {
+	var call callFunc
+	defer releaseOperands(&call)
+	var rows []result
+	for _, th := range s.cfg.threads {
+		key := gemmKey{t.Name, th, size}
+		if _, ok := s.gemms[key]; ok {
+			continue
+		}
+		if call == nil {
+			var err error
+			if call, err = newGemm(t, size); err != nil {
+				return nil, err
+			}
+		}
+		r := result{Type: t.Name, Threads: th, Kind: "gemm", Spec: "ik,kj->ij", M: size.M, N: size.N, K: size.K}
+		if err := s.take(&r, t, call, "gemm "+size.String()); err != nil {
+			return nil, fmt.Errorf("%s gemm %s on %d threads: %w", t.Name, size, th, err)
+		}
+		s.gemms[key] = r.GFlops
+		rows = append(rows, r)
+	}
+	return rows, nil
+}
+
+// caseUnit measures one TCCG contraction on every thread count, then a
+// GEMM of its m, n, k (unless measured already) for the ratio.
+func (s *suite) caseUnit(t spec.Type, c tccg.Case) error {
+	ext := s.extents(t, c)
+	m, n, k := c.MNK(ext)
+	as, bs, cs := c.Shapes(ext)
+	var rows []result
+	err := func() error {
+		call, err := newContraction(t, c.Spec, as, bs, cs)
+		if err != nil {
+			return err
+		}
+		defer releaseOperands(&call)
+		for _, th := range s.cfg.threads {
+			r := result{Type: t.Name, Threads: th, Kind: "tccg", ID: c.ID, Name: c.Name, Spec: c.Spec, M: m, N: n, K: k}
+			if err := s.take(&r, t, call, fmt.Sprintf("tccg %d %s", c.ID, c.Name)); err != nil {
+				return fmt.Errorf("%s tccg %d %s on %d threads: %w", t.Name, c.ID, c.Name, th, err)
+			}
+			rows = append(rows, r)
+		}
+		return nil
+	}()
+	if err != nil {
+		return err
+	}
+	if _, err := s.measureGemm(t, mnk{m, n, k}); err != nil {
+		return err
+	}
+	for i := range rows {
+		g := s.gemms[gemmKey{t.Name, rows[i].Threads, mnk{m, n, k}}]
+		rows[i].GemmGFlops = g
+		if g > 0 {
+			rows[i].VsGemm = rows[i].GFlops / g
+		}
+	}
+	s.rep.Results = append(s.rep.Results, rows...)
+	s.unitDone()
+	return nil
+}
+
+// take measures call on one thread count into r.
+func (s *suite) take(r *result, t spec.Type, call callFunc, label string) error {
+	s.prog.show(fmt.Sprintf("%s %dT %s", t.Name, r.Threads, label))
+	peak := s.peak(t, r.Threads)
+	smp, err := measure(call, s.pools[r.Threads], s.cfg.tm)
+	if err != nil {
+		return err
+	}
+	r.Flops = flopsOf(t, r.M, r.N, r.K)
+	r.Seconds, r.Calls = smp.secs, smp.calls
+	r.GFlops = r.Flops / smp.secs / 1e9
+	r.Peak = peak
+	if peak > 0 {
+		r.OfPeak = r.GFlops / peak
+	}
+	s.rep.Done++
+	s.prog.step()
+	return nil
+}
+
+func (s *suite) unitDone() {
+	if afterUnit != nil {
+		afterUnit()
+	}
+}
+
+// releaseOperands drops a unit's operands (hundreds of MB for a TCCG case)
+// and returns the memory before the next unit allocates its own, so the
+// suite's footprint stays that of one case.
+func releaseOperands(call *callFunc) {
+	if *call != nil {
+		*call = nil
+		debug.FreeOSMemory()
+	}
+}
