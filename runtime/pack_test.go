@@ -261,9 +261,12 @@ func newBlock(e elemType, l layout, w, n, k int, scatter, gather bool, rng *rand
 	}
 	rlo, rhi := span(b.rowOff)
 	klo, khi := span(b.kOff)
+	// The buffer holds offset 0 too: src points at it, as the driver's
+	// operand base points at an element of the operand.
+	lo, hi := min(0, int(rlo+klo)), max(0, int(rhi+khi))
 	const guard = 5
-	b.base = guard - int(rlo+klo)
-	elems := int(rhi+khi-rlo-klo) + 1 + 2*guard
+	b.base = guard - lo
+	elems := hi - lo + 1 + 2*guard
 	b.src = alloc(elems * e.Size)
 	for i := range elems {
 		e.set(b.src, i, e.random(rng))
@@ -455,9 +458,10 @@ func newCBlock(e elemType, l layout, m, n int, scatter, gather bool, rng *rand.R
 	}
 	rlo, rhi := span(b.rowOff)
 	clo, chi := span(b.colOff)
+	lo, hi := min(0, int(rlo+clo)), max(0, int(rhi+chi))
 	const guard = 5
-	b.base = guard - int(rlo+clo)
-	b.c = alloc((int(rhi+chi-rlo-clo) + 1 + 2*guard) * e.Size)
+	b.base = guard - lo
+	b.c = alloc((hi - lo + 1 + 2*guard) * e.Size)
 	return b
 }
 
