@@ -1,0 +1,176 @@
+package runtime
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/tcontract/tcontract/generated/kernels"
+	"github.com/tcontract/tcontract/internal/spec"
+)
+
+// benchKC is the depth of the isolated-kernel benchmarks: slivers of
+// 256 steps stay in L1 (B̃) and L1/L2 (Ã) like the driver's.
+const benchKC = 256
+
+// peaks holds, per path and real type, the highest peak measured in this
+// process: every benchmark function re-measures it and keeps the maximum, so
+// a fraction is never inflated by a probe that ran while the machine was
+// busy.
+var peaks struct {
+	sync.Mutex
+	m map[string]float64
+}
+
+func benchPeak(isa, real string) float64 {
+	v := peakOn(isa, real, 1)
+	peaks.Lock()
+	defer peaks.Unlock()
+	if peaks.m == nil {
+		peaks.m = map[string]float64{}
+	}
+	key := isa + "/" + real
+	peaks.m[key] = max(peaks.m[key], v)
+	return peaks.m[key]
+}
+
+// benchKernels calls f for the function of every kernel row this machine
+// can run: the assembly on assembly paths, the Go kernel on generic.
+func benchKernels(b *testing.B, f func(b *testing.B, k *kernels.Kernel, fn kernels.Func)) {
+	for _, isa := range Available() {
+		for i := range kernels.Kernels {
+			k := &kernels.Kernels[i]
+			if k.ISA != isa {
+				continue
+			}
+			fn := k.Asm
+			if fn == nil {
+				fn = k.Go
+			}
+			b.Run(k.Name, func(b *testing.B) { f(b, k, fn) })
+		}
+	}
+}
+
+// measure runs op b.N times in timed chunks of about peakRepTime (the
+// length of one peak-probe repetition) and reports:
+//   - GFLOP/s: the mean rate over all b.N calls;
+//   - %peak: the fastest chunk's rate as a percentage of the peak probe,
+//     both measured the same way (best of equally short timed runs), so the
+//     ratio is the kernel's efficiency rather than the machine's load;
+//   - %peak-mean: the mean rate against the same peak.
+func measure(b *testing.B, k *kernels.Kernel, flopsPerOp float64, op func()) {
+	peak := benchPeak(k.ISA, k.Real)
+	best := 0.0
+	chunk := 1
+	b.ResetTimer()
+	for done := 0; done < b.N; {
+		n := min(chunk, b.N-done)
+		t0 := time.Now()
+		for range n {
+			op()
+		}
+		d := time.Since(t0)
+		if n == chunk && d < peakRepTime {
+			chunk *= 2 // still growing to the probe's repetition length
+		} else if n == chunk || best == 0 {
+			best = max(best, flopsPerOp*float64(n)/d.Seconds()/1e9)
+		}
+		done += n
+	}
+	b.StopTimer()
+	if best == 0 { // b.N too small to fill one chunk
+		best = flopsPerOp * float64(b.N) / b.Elapsed().Seconds() / 1e9
+	}
+	mean := flopsPerOp * float64(b.N) / b.Elapsed().Seconds() / 1e9
+	b.ReportMetric(mean, "GFLOP/s")
+	b.ReportMetric(100*best/peak, "%peak")
+	b.ReportMetric(100*mean/peak, "%peak-mean")
+}
+
+// filled returns n reals of k's type, as bytes, with small nonzero values.
+func filled(k *kernels.Kernel, n int) []byte {
+	r, _ := spec.RealByName(k.Real)
+	buf := make([]byte, n*r.Size+64)
+	// Align to a cache line, as the workspace's page-aligned buffers are.
+	off := (64 - int(uintptr(unsafe.Pointer(&buf[0]))%64)) % 64
+	buf = buf[off : off+n*r.Size]
+	for i := 0; i < n; i++ {
+		v := 0.5 + float64(i%7)/16
+		if r.Size == 4 {
+			*(*float32)(unsafe.Pointer(&buf[i*4])) = float32(v)
+		} else {
+			*(*float64)(unsafe.Pointer(&buf[i*8])) = v
+		}
+	}
+	return buf
+}
+
+// one returns a pointer to the real 1 of k's type.
+func one(k *kernels.Kernel) *byte {
+	if k.Real == "float32" {
+		v := float32(1)
+		return (*byte)(unsafe.Pointer(&v))
+	}
+	v := float64(1)
+	return (*byte)(unsafe.Pointer(&v))
+}
+
+// BenchmarkKernel is the isolated kernel: one MR×NR tile from packed slivers
+// of depth 256 that stay in cache, C column-major, beta = 1.
+func BenchmarkKernel(b *testing.B) {
+	benchKernels(b, func(b *testing.B, k *kernels.Kernel, fn kernels.Func) {
+		a := filled(k, k.MR*benchKC)
+		bb := filled(k, k.NR*benchKC)
+		c := filled(k, k.MR*k.NR)
+		alpha, beta := one(k), one(k)
+		measure(b, k, 2*float64(k.MR*k.NR*benchKC), func() {
+			fn(benchKC, &a[0], &bb[0], &c[0], 1, k.MR, k.MR, k.NR, alpha, beta)
+		})
+	})
+}
+
+// BenchmarkKernelBlock runs the kernel as the GEMM driver's inner loops do:
+// an L2-sized MC×KC block of Ã (the table's MC) against several B̃ slivers,
+// each sliver against every Ã sliver, into a column-major C.
+func BenchmarkKernelBlock(b *testing.B) {
+	const slivers = 8 // B̃ slivers per panel
+	benchKernels(b, func(b *testing.B, k *kernels.Kernel, fn kernels.Func) {
+		r, _ := spec.RealByName(k.Real)
+		mc := k.MC / k.MR * k.MR
+		a := filled(k, mc*benchKC)
+		bb := filled(k, slivers*k.NR*benchKC)
+		ldc := mc
+		c := filled(k, ldc*slivers*k.NR)
+		alpha, beta := one(k), one(k)
+		aStep, bStep := k.MR*benchKC*r.Size, k.NR*benchKC*r.Size
+		measure(b, k, 2*float64(mc*slivers*k.NR*benchKC), func() {
+			for jr := 0; jr < slivers; jr++ {
+				for ir := 0; ir < mc/k.MR; ir++ {
+					fn(benchKC, &a[ir*aStep], &bb[jr*bStep], &c[(jr*k.NR*ldc+ir*k.MR)*r.Size],
+						1, ldc, k.MR, k.NR, alpha, beta)
+				}
+			}
+		})
+	})
+}
+
+// BenchmarkKernelSmall is one kernel call of depth 64 (a 64×64×64 product's
+// share): prologue and epilogue weigh here.
+func BenchmarkKernelSmall(b *testing.B) {
+	for _, kc := range []int{16, 64} {
+		benchKernels(b, func(b *testing.B, k *kernels.Kernel, fn kernels.Func) {
+			a := filled(k, k.MR*kc)
+			bb := filled(k, k.NR*kc)
+			c := filled(k, k.MR*k.NR)
+			alpha, beta := one(k), one(k)
+			b.Run(fmt.Sprintf("k=%d", kc), func(b *testing.B) {
+				measure(b, k, 2*float64(k.MR*k.NR*kc), func() {
+					fn(kc, &a[0], &bb[0], &c[0], 1, k.MR, k.MR, k.NR, alpha, beta)
+				})
+			})
+		})
+	}
+}
