@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -101,6 +102,7 @@ func typePanel(rep *report, typ string) (*plot.Plot, error) {
 	p.X.Min, p.X.Max = xmin, xmax
 	p.X.Tick.Marker = powersOfTwo{}
 	p.Y.Min, p.Y.Max = 0, ymax*1.35 // headroom above the peak for the legend
+	p.Y.Tick.Marker = plainTicks{}
 
 	for i, th := range threads {
 		col := plotutil.Color(i)
@@ -170,6 +172,20 @@ func (powersOfTwo) Ticks(lo, hi float64) []plot.Tick {
 	for v := math.Exp2(math.Floor(math.Log2(lo))); v <= hi; v *= 2 {
 		if v >= lo {
 			ticks = append(ticks, plot.Tick{Value: v, Label: fmt.Sprintf("%g", v)})
+		}
+	}
+	return ticks
+}
+
+// plainTicks are the default ticks with labels in the shortest form ("250",
+// not "250.00").
+type plainTicks struct{}
+
+func (plainTicks) Ticks(lo, hi float64) []plot.Tick {
+	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
+	for i := range ticks {
+		if ticks[i].Label != "" {
+			ticks[i].Label = strconv.FormatFloat(ticks[i].Value, 'g', -1, 64)
 		}
 	}
 	return ticks

@@ -1,0 +1,275 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tcontract/tcontract/internal/tccg"
+)
+
+// tiny is a suite that runs in well under a second: two types (one real,
+// one complex), two thread counts, two GEMM sizes and two TCCG cases shrunk
+// to a few elements per extent, one short repetition each.
+var tiny = []string{"bench", "-types", "float32,complex128", "-threads", "1,2",
+	"-sizes", "8,16x8x4", "-cases", "1,ab-acd-dbc", "-scale", "0.05", "-reps", "1", "-time", "1ms"}
+
+func tinyArgs(extra ...string) []string { return append(append([]string(nil), tiny...), extra...) }
+
+func decodeReport(t *testing.T, stdout string) report {
+	t.Helper()
+	var rep report
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("output is not the JSON report: %v\n%s", err, stdout)
+	}
+	return rep
+}
+
+// TestBenchJSON runs the tiny suite end to end and checks every figure
+// against what it must be: sizes from the TCCG table, flop counts,
+// fractions of peak and ratios recomputed from the reported parts.
+func TestBenchJSON(t *testing.T) {
+	code, stdout, stderr := runCmd(t, context.Background(), tinyArgs("-format", "json")...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if stderr != "" {
+		t.Errorf("stderr not empty (no progress off a terminal): %q", stderr)
+	}
+	rep := decodeReport(t, stdout)
+	if rep.Stat != "best" || rep.Reps != 1 || rep.Scale != 0.05 || rep.MinTimeMS != 1 || rep.Interrupted {
+		t.Errorf("header: %+v", rep)
+	}
+	// 2 types × 2 threads × (2 GEMM rows + 2 contractions + their 2 GEMMs).
+	if rep.Planned != 24 || rep.Done != 24 {
+		t.Errorf("planned %d, done %d; want 24 and 24", rep.Planned, rep.Done)
+	}
+	if len(rep.Results) != 16 {
+		t.Fatalf("%d rows, want 16", len(rep.Results))
+	}
+	want := map[string]mnk{"gemm 8": {8, 8, 8}, "gemm 16": {16, 8, 4}}
+	for _, c := range tccg.Cases() {
+		if c.ID == 1 || c.ID == 13 {
+			for _, typ := range []string{"float32", "complex128"} {
+				ext := map[byte]int{}
+				for l, e := range c.Extents(map[string]int{"float32": 4, "complex128": 8}[typ]) {
+					ext[l] = max(1, int(math.Round(float64(e)*0.05)))
+				}
+				m, n, k := c.MNK(ext)
+				want[typ+c.Name] = mnk{m, n, k}
+			}
+		}
+	}
+	seen := map[string]int{}
+	for _, r := range rep.Results {
+		key := "gemm " + map[int]string{8: "8", 16: "16"}[r.M]
+		if r.Kind == "tccg" {
+			key = r.Type + r.Name
+		}
+		seen[key]++
+		if got := (mnk{r.M, r.N, r.K}); got != want[key] {
+			t.Errorf("%s %s: size %v, want %v", r.Type, key, got, want[key])
+		}
+		flops := 2 * float64(r.M*r.N*r.K)
+		if r.Type == "complex128" {
+			flops *= 4
+		}
+		if r.Flops != flops {
+			t.Errorf("%s %s: %v flops, want %v", r.Type, key, r.Flops, flops)
+		}
+		if !(r.Seconds > 0) || r.Calls < 1 || !(r.Peak > 0) {
+			t.Errorf("%s %s: seconds %v, calls %d, peak %v", r.Type, key, r.Seconds, r.Calls, r.Peak)
+		}
+		if g := r.Flops / r.Seconds / 1e9; math.Abs(r.GFlops-g) > 1e-9*g {
+			t.Errorf("%s %s: %v GFLOP/s, flops/seconds gives %v", r.Type, key, r.GFlops, g)
+		}
+		if f := r.GFlops / r.Peak; math.Abs(r.OfPeak-f) > 1e-9*f {
+			t.Errorf("%s %s: of peak %v, want %v", r.Type, key, r.OfPeak, f)
+		}
+		if r.Kind == "tccg" {
+			if !(r.GemmGFlops > 0) || math.Abs(r.VsGemm-r.GFlops/r.GemmGFlops) > 1e-9*r.VsGemm {
+				t.Errorf("%s %s: gemm %v, vs gemm %v", r.Type, key, r.GemmGFlops, r.VsGemm)
+			}
+		} else if r.GemmGFlops != 0 || r.VsGemm != 0 {
+			t.Errorf("GEMM row with a GEMM ratio: %+v", r)
+		}
+	}
+	for key, n := range seen {
+		if want := map[bool]int{true: 4, false: 2}[strings.HasPrefix(key, "gemm")]; n != want {
+			t.Errorf("%s: %d rows, want %d", key, n, want)
+		}
+	}
+	// One peak per real type and thread count, each in the rows that use it.
+	if len(rep.Peaks) != 4 {
+		t.Errorf("%d peaks, want 4 (2 real types × 2 thread counts): %+v", len(rep.Peaks), rep.Peaks)
+	}
+	for _, r := range rep.Results {
+		real := map[string]string{"float32": "float32", "complex128": "float64"}[r.Type]
+		found := false
+		for _, p := range rep.Peaks {
+			found = found || p.Real == real && p.Threads == r.Threads && p.GFlops == r.Peak
+		}
+		if !found {
+			t.Errorf("%s %dT: peak %v is not one measured for %s", r.Type, r.Threads, r.Peak, real)
+		}
+	}
+}
+
+func TestBenchTable(t *testing.T) {
+	code, stdout, stderr := runCmd(t, context.Background(), tinyArgs("-stat", "median", "-reps", "3")...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{
+		"each time is the median of 3 repetitions",
+		"TCCG extents scaled by 0.05",
+		"type", "GFLOP/s", "of peak", "vs GEMM",
+		"tccg 13 ab-acd-dbc", "tccg 1 abc-bda-dc", "16x8x4",
+		"GFLOP/s counts 2mnk",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("table lacks %q:\n%s", want, stdout)
+		}
+	}
+	rows := 0
+	for _, line := range strings.Split(stdout, "\n") {
+		if strings.HasPrefix(line, "float32 ") || strings.HasPrefix(line, "complex128 ") {
+			rows++
+			f := strings.Fields(line)
+			if isGemm := !strings.Contains(line, "tccg"); isGemm != strings.HasSuffix(f[len(f)-1], "%") {
+				t.Errorf("a GEMM row has a ratio or a contraction none: %q", line)
+			}
+		}
+	}
+	if rows != 16 {
+		t.Errorf("%d rows in the table, want 16:\n%s", rows, stdout)
+	}
+}
+
+func TestBenchCSV(t *testing.T) {
+	code, stdout, stderr := runCmd(t, context.Background(), tinyArgs("-format", "csv")...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	recs, err := csv.NewReader(strings.NewReader(stdout)).ReadAll()
+	if err != nil {
+		t.Fatalf("not CSV: %v\n%s", err, stdout)
+	}
+	if len(recs) != 17 {
+		t.Fatalf("%d records, want a header and 16 rows", len(recs))
+	}
+	head := recs[0]
+	col := map[string]int{}
+	for i, h := range head {
+		col[h] = i
+	}
+	for _, h := range []string{"type", "threads", "kind", "id", "m", "n", "k", "gflops", "peak_gflops", "of_peak", "vs_gemm", "stat"} {
+		if _, ok := col[h]; !ok {
+			t.Errorf("no column %q in %q", h, head)
+		}
+	}
+	for _, r := range recs[1:] {
+		if r[col["stat"]] != "best" || (r[col["kind"]] == "tccg") != (r[col["id"]] != "") {
+			t.Errorf("row %q", r)
+		}
+	}
+}
+
+// TestBenchPlot: the plot is a PNG the standard decoder reads, with more
+// than a blank canvas on it.
+func TestBenchPlot(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "bench.png")
+	code, _, stderr := runCmd(t, context.Background(), tinyArgs("-plot", file)...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("not a PNG: %v", err)
+	}
+	b := img.Bounds()
+	if b.Dx() < 800 || b.Dy() < 400 {
+		t.Errorf("image %v: too small for two panels", b)
+	}
+	colours := map[[4]uint32]bool{}
+	for y := b.Min.Y; y < b.Max.Y; y += 3 {
+		for x := b.Min.X; x < b.Max.X; x += 3 {
+			r, g, bl, a := img.At(x, y).RGBA()
+			colours[[4]uint32{r, g, bl, a}] = true
+		}
+	}
+	if len(colours) < 8 {
+		t.Errorf("only %d colours: the plot is (nearly) blank", len(colours))
+	}
+}
+
+// TestBenchInterrupt: a cancelled context stops the suite after the unit
+// in flight; what was measured is printed, and the exit code says so.
+func TestBenchInterrupt(t *testing.T) {
+	for _, format := range []string{"json", "table"} {
+		ctx, cancel := context.WithCancel(context.Background())
+		afterUnit = cancel
+		code, stdout, stderr := runCmd(t, ctx, "bench", "-types", "float64", "-threads", "1",
+			"-sizes", "8,16", "-cases", "1", "-scale", "0.05", "-reps", "1", "-time", "1ms", "-format", format)
+		afterUnit = nil
+		cancel()
+		if code != exitInterrupted {
+			t.Errorf("%s: exit %d, want %d", format, code, exitInterrupted)
+		}
+		if !strings.Contains(stderr, "interrupted: 1 of 4 measurements done") {
+			t.Errorf("%s: stderr %q", format, stderr)
+		}
+		if format == "json" {
+			rep := decodeReport(t, stdout)
+			if !rep.Interrupted || len(rep.Results) != 1 || rep.Results[0].M != 8 {
+				t.Errorf("report after the interrupt: %+v", rep)
+			}
+		} else if !strings.Contains(stdout, "8x8x8") || strings.Contains(stdout, "16x16x16") {
+			t.Errorf("table after the interrupt:\n%s", stdout)
+		}
+	}
+}
+
+func TestBenchProgress(t *testing.T) {
+	args := []string{"bench", "-types", "float64", "-threads", "1", "-sizes", "8,16", "-cases", "none",
+		"-reps", "1", "-time", "1ms", "-format", "csv"}
+	code, _, stderr := runCmd(t, context.Background(), append(args, "-progress", "on")...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"] 0/2", "] 1/2 float64 1T gemm 16x16x16", "[########################] 2/2"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("progress %q lacks %q", stderr, want)
+		}
+	}
+	if !strings.HasSuffix(stderr, "\r\x1b[K") {
+		t.Errorf("progress %q does not end by erasing the bar", stderr)
+	}
+	for _, mode := range []string{"off", "auto"} { // auto: a buffer is no terminal
+		if _, _, stderr := runCmd(t, context.Background(), append(args, "-progress", mode)...); stderr != "" {
+			t.Errorf("-progress %s wrote %q", mode, stderr)
+		}
+	}
+}
+
+func TestBenchList(t *testing.T) {
+	code, stdout, _ := runCmd(t, context.Background(), "bench", "-list")
+	if code != exitOK {
+		t.Fatalf("exit %d", code)
+	}
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	if len(lines) != 1+len(tccg.Cases()) || !strings.Contains(stdout, "13   ab-acd-dbc") || !strings.Contains(stdout, "312x296x92352") {
+		t.Errorf("list:\n%s", stdout)
+	}
+}
