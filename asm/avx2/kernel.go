@@ -90,79 +90,82 @@ func kernel(g *x86.Gen) {
 		}
 	})
 
-	// C := alpha·acc, then + beta·C where beta != 0.
+	// Epilogue: C := alpha·acc + beta·C, with beta 0 (C never read), 1 (one
+	// FMA per vector) and general; full columns with plain loads and stores,
+	// partial ones (m < MR) with VMASKMOV.
 	g.LoadEpilogueArgs()
-	alpha := p.b[0]
+	scratch := append(append([]reg.VecPhysical{}, p.a...), p.b...)
+	alpha, beta, tmp := scratch[0], scratch[1], scratch[2]
 	o.Bcast(x86.Mem(x86.T0, 0), alpha)
-	for j := 0; j < p.nr; j++ {
-		for v := 0; v < p.mv; v++ {
-			o.Mul(alpha, p.acc(v, j), p.acc(v, j))
+	scale := func() {
+		for j := 0; j < p.nr; j++ {
+			for v := 0; v < p.mv; v++ {
+				o.Mul(alpha, p.acc(v, j), p.acc(v, j))
+			}
 		}
 	}
 	c.CMPQ(x86.RSC, operand.U32(1))
 	c.JNE(operand.LabelRef("strided"))
 	c.CMPQ(x86.M, operand.U32(k.MR))
 	c.JNE(operand.LabelRef("partial"))
-
-	// Full columns: plain loads and stores.
-	beta := p.b[1]
 	g.BetaIsZero("beta0")
+	g.BetaIsOne("beta1")
 	o.Bcast(x86.Mem(x86.T1, 0), beta)
-	for j := 0; j < p.nr; j++ {
-		g.ColumnGuard(j, "done")
-		for v := 0; v < p.mv; v++ {
-			o.FMA(x86.Mem(x86.C, 32*v), beta, p.acc(v, j))
-			o.Mov(p.acc(v, j), x86.Mem(x86.C, 32*v))
+	columns := func(label string, each func(v, j int, mem operand.Mem), store func(v, j int, mem operand.Mem)) {
+		if label != "" {
+			c.Label(label)
 		}
-		c.ADDQ(x86.CSC, x86.C)
-	}
-	c.JMP(operand.LabelRef("done"))
-	c.Label("beta0")
-	for j := 0; j < p.nr; j++ {
-		g.ColumnGuard(j, "done")
-		for v := 0; v < p.mv; v++ {
-			o.Mov(p.acc(v, j), x86.Mem(x86.C, 32*v))
+		for j := 0; j < p.nr; j++ {
+			g.ColumnGuard(j, "done")
+			for v := 0; v < p.mv; v++ {
+				mem := x86.Mem(x86.C, 32*v)
+				each(v, j, mem)
+				store(v, j, mem)
+			}
+			c.ADDQ(x86.CSC, x86.C)
 		}
-		c.ADDQ(x86.CSC, x86.C)
+		c.JMP(operand.LabelRef("done"))
 	}
-	c.JMP(operand.LabelRef("done"))
+	plain := func(v, j int, mem operand.Mem) { o.Mov(p.acc(v, j), mem) }
+	columns("", func(v, j int, mem operand.Mem) {
+		o.Mul(mem, beta, tmp)
+		o.FMA213(tmp, alpha, p.acc(v, j))
+	}, plain)
+	columns("beta1", func(v, j int, mem operand.Mem) {
+		o.FMA213(mem, alpha, p.acc(v, j))
+	}, plain)
+	columns("beta0", func(v, j int, _ operand.Mem) {
+		o.Mul(alpha, p.acc(v, j), p.acc(v, j))
+	}, plain)
 
-	// Partial columns (m < MR): VMASKMOV loads and stores, which neither
-	// touch nor fault on the masked-out rows.
+	// Partial columns (m < MR): alpha first, then VMASKMOV loads and stores,
+	// which neither touch nor fault on the masked-out rows. The masks take
+	// alpha's register.
+	if p.mv+2 > len(scratch) {
+		panic(k.Name() + ": no registers for the row masks")
+	}
+	masks := scratch[:p.mv]
+	pbeta, ptmp := scratch[p.mv], scratch[p.mv+1]
 	c.Label("partial")
-	masks := p.a
-	tmp := p.b[0]
+	scale()
 	c.LEAQ(mask, x86.T2)
 	c.MOVQ(operand.U32(k.MR), x86.T0)
 	c.SUBQ(x86.M, x86.T0)
 	for v := 0; v < p.mv; v++ {
 		c.VMOVDQU(operand.Mem{Base: x86.T2, Index: x86.T0, Scale: uint8(g.Size), Disp: 32 * v}, masks[v])
 	}
+	masked := func(v, j int, mem operand.Mem) { o.MaskMov(p.acc(v, j), masks[v], mem) }
 	g.BetaIsZero("pbeta0")
-	o.Bcast(x86.Mem(x86.T1, 0), beta)
-	for j := 0; j < p.nr; j++ {
-		g.ColumnGuard(j, "done")
-		for v := 0; v < p.mv; v++ {
-			o.MaskMov(x86.Mem(x86.C, 32*v), masks[v], tmp)
-			o.FMA(tmp, beta, p.acc(v, j))
-			o.MaskMov(p.acc(v, j), masks[v], x86.Mem(x86.C, 32*v))
-		}
-		c.ADDQ(x86.CSC, x86.C)
-	}
-	c.JMP(operand.LabelRef("done"))
-	c.Label("pbeta0")
-	for j := 0; j < p.nr; j++ {
-		g.ColumnGuard(j, "done")
-		for v := 0; v < p.mv; v++ {
-			o.MaskMov(p.acc(v, j), masks[v], x86.Mem(x86.C, 32*v))
-		}
-		c.ADDQ(x86.CSC, x86.C)
-	}
-	c.JMP(operand.LabelRef("done"))
+	o.Bcast(x86.Mem(x86.T1, 0), pbeta)
+	columns("", func(v, j int, mem operand.Mem) {
+		o.MaskMov(mem, masks[v], ptmp)
+		o.FMA(ptmp, pbeta, p.acc(v, j))
+	}, masked)
+	columns("pbeta0", func(int, int, operand.Mem) {}, masked)
 
-	x := p.a[0].AsX().(reg.VecPhysical)
-	bx := p.b[1].AsX().(reg.VecPhysical)
-	g.Strided("strided", "done", x, bx, func(j int, buf operand.Mem) {
+	x := scratch[len(scratch)-1].AsX().(reg.VecPhysical)
+	bx := scratch[len(scratch)-2].AsX().(reg.VecPhysical)
+	g.Strided("strided", "done", x, bx, scale, func(j int, buf operand.Mem) {
 		for v := 0; v < p.mv; v++ {
 			o.Mov(p.acc(v, j), buf.Offset(32*v))
 		}

@@ -83,15 +83,12 @@ func kernel(g *x86.Gen) {
 		}
 	})
 
-	// C := alpha·acc, then + beta·C where beta != 0.
+	// Epilogue: C := alpha·acc + beta·C on the rows the opmasks select, with
+	// beta 0 (C never read), 1 (one FMA per vector) and general.
 	g.LoadEpilogueArgs()
-	alpha, beta := p.b[0], p.b[1%len(p.b)]
+	scratch := append(append([]reg.VecPhysical{}, p.a...), p.b...)
+	alpha, beta, tmp := scratch[0], scratch[1], scratch[2]
 	o.Bcast(x86.Mem(x86.T0, 0), alpha)
-	for j := 0; j < p.nr; j++ {
-		for v := 0; v < p.mv; v++ {
-			o.Mul(alpha, p.acc(v, j), p.acc(v, j))
-		}
-	}
 	// Row masks: K(v+1) has bit i set when row v*Lanes+i < m.
 	c.MOVQ(operand.I32(-1), x86.T0)
 	c.BZHIQ(x86.M, x86.T0, x86.T0)
@@ -104,28 +101,42 @@ func kernel(g *x86.Gen) {
 	c.CMPQ(x86.RSC, operand.U32(1))
 	c.JNE(operand.LabelRef("strided"))
 	g.BetaIsZero("beta0")
+	g.BetaIsOne("beta1")
 	o.Bcast(x86.Mem(x86.T1, 0), beta)
-	for j := 0; j < p.nr; j++ {
-		g.ColumnGuard(j, "done")
-		for v := 0; v < p.mv; v++ {
-			o.FMA(x86.Mem(x86.C, 64*v), beta, x86.Opmask(v+1), p.acc(v, j))
-			o.Mov(p.acc(v, j), x86.Opmask(v+1), x86.Mem(x86.C, 64*v))
+	columns := func(label string, each func(v, j int, mem operand.Mem, k reg.Physical)) {
+		if label != "" {
+			c.Label(label)
 		}
-		c.ADDQ(x86.CSC, x86.C)
-	}
-	c.JMP(operand.LabelRef("done"))
-	c.Label("beta0")
-	for j := 0; j < p.nr; j++ {
-		g.ColumnGuard(j, "done")
-		for v := 0; v < p.mv; v++ {
-			o.Mov(p.acc(v, j), x86.Opmask(v+1), x86.Mem(x86.C, 64*v))
+		for j := 0; j < p.nr; j++ {
+			g.ColumnGuard(j, "done")
+			for v := 0; v < p.mv; v++ {
+				mem := x86.Mem(x86.C, 64*v)
+				each(v, j, mem, x86.Opmask(v+1))
+				o.Mov(p.acc(v, j), x86.Opmask(v+1), mem)
+			}
+			c.ADDQ(x86.CSC, x86.C)
 		}
-		c.ADDQ(x86.CSC, x86.C)
+		c.JMP(operand.LabelRef("done"))
 	}
-	c.JMP(operand.LabelRef("done"))
-	x := p.b[len(p.b)-1].AsX().(reg.VecPhysical)
-	bx := p.b[len(p.b)-2].AsX().(reg.VecPhysical)
-	g.Strided("strided", "done", x, bx, func(j int, buf operand.Mem) {
+	columns("", func(v, j int, mem operand.Mem, k reg.Physical) {
+		o.Mul(mem, beta, k, tmp) // masked: no fault on rows past m
+		o.FMA213(tmp, alpha, p.acc(v, j))
+	})
+	columns("beta1", func(v, j int, mem operand.Mem, k reg.Physical) {
+		o.FMA213(mem, alpha, k, p.acc(v, j))
+	})
+	columns("beta0", func(v, j int, _ operand.Mem, _ reg.Physical) {
+		o.Mul(alpha, p.acc(v, j), p.acc(v, j))
+	})
+	x := scratch[len(scratch)-1].AsX().(reg.VecPhysical)
+	bx := scratch[len(scratch)-2].AsX().(reg.VecPhysical)
+	g.Strided("strided", "done", x, bx, func() {
+		for j := 0; j < p.nr; j++ {
+			for v := 0; v < p.mv; v++ {
+				o.Mul(alpha, p.acc(v, j), p.acc(v, j))
+			}
+		}
+	}, func(j int, buf operand.Mem) {
 		for v := 0; v < p.mv; v++ {
 			o.Mov(p.acc(v, j), buf.Offset(64*v))
 		}

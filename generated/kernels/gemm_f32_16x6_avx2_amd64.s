@@ -160,19 +160,7 @@ epilogue:
 	MOVQ         n+56(FP), R12
 	MOVQ         alpha+64(FP), AX
 	MOVQ         beta+72(FP), BX
-	VBROADCASTSS (AX), Y14
-	VMULPS       Y14, Y0, Y0
-	VMULPS       Y14, Y1, Y1
-	VMULPS       Y14, Y2, Y2
-	VMULPS       Y14, Y3, Y3
-	VMULPS       Y14, Y4, Y4
-	VMULPS       Y14, Y5, Y5
-	VMULPS       Y14, Y6, Y6
-	VMULPS       Y14, Y7, Y7
-	VMULPS       Y14, Y8, Y8
-	VMULPS       Y14, Y9, Y9
-	VMULPS       Y14, Y10, Y10
-	VMULPS       Y14, Y11, Y11
+	VBROADCASTSS (AX), Y12
 	CMPQ         R9, $0x00000001
 	JNE          strided
 	CMPQ         R11, $0x00000010
@@ -180,85 +168,168 @@ epilogue:
 	MOVL         (BX), R13
 	SHLL         $0x01, R13
 	JZ           beta0
-	VBROADCASTSS (BX), Y15
+	CMPL         (BX), $0x3f800000
+	JE           beta1
+	VBROADCASTSS (BX), Y13
 	TESTQ        R12, R12
 	JLE          done
-	VFMADD231PS  (R8), Y15, Y0
+	VMULPS       (R8), Y13, Y14
+	VFMADD213PS  Y14, Y12, Y0
 	VMOVUPS      Y0, (R8)
-	VFMADD231PS  32(R8), Y15, Y1
+	VMULPS       32(R8), Y13, Y14
+	VFMADD213PS  Y14, Y12, Y1
 	VMOVUPS      Y1, 32(R8)
 	ADDQ         R10, R8
 	CMPQ         R12, $0x00000001
 	JLE          done
-	VFMADD231PS  (R8), Y15, Y2
+	VMULPS       (R8), Y13, Y14
+	VFMADD213PS  Y14, Y12, Y2
 	VMOVUPS      Y2, (R8)
-	VFMADD231PS  32(R8), Y15, Y3
+	VMULPS       32(R8), Y13, Y14
+	VFMADD213PS  Y14, Y12, Y3
 	VMOVUPS      Y3, 32(R8)
 	ADDQ         R10, R8
 	CMPQ         R12, $0x00000002
 	JLE          done
-	VFMADD231PS  (R8), Y15, Y4
+	VMULPS       (R8), Y13, Y14
+	VFMADD213PS  Y14, Y12, Y4
 	VMOVUPS      Y4, (R8)
-	VFMADD231PS  32(R8), Y15, Y5
+	VMULPS       32(R8), Y13, Y14
+	VFMADD213PS  Y14, Y12, Y5
 	VMOVUPS      Y5, 32(R8)
 	ADDQ         R10, R8
 	CMPQ         R12, $0x00000003
 	JLE          done
-	VFMADD231PS  (R8), Y15, Y6
+	VMULPS       (R8), Y13, Y14
+	VFMADD213PS  Y14, Y12, Y6
 	VMOVUPS      Y6, (R8)
-	VFMADD231PS  32(R8), Y15, Y7
+	VMULPS       32(R8), Y13, Y14
+	VFMADD213PS  Y14, Y12, Y7
 	VMOVUPS      Y7, 32(R8)
 	ADDQ         R10, R8
 	CMPQ         R12, $0x00000004
 	JLE          done
-	VFMADD231PS  (R8), Y15, Y8
+	VMULPS       (R8), Y13, Y14
+	VFMADD213PS  Y14, Y12, Y8
 	VMOVUPS      Y8, (R8)
-	VFMADD231PS  32(R8), Y15, Y9
+	VMULPS       32(R8), Y13, Y14
+	VFMADD213PS  Y14, Y12, Y9
 	VMOVUPS      Y9, 32(R8)
 	ADDQ         R10, R8
 	CMPQ         R12, $0x00000005
 	JLE          done
-	VFMADD231PS  (R8), Y15, Y10
+	VMULPS       (R8), Y13, Y14
+	VFMADD213PS  Y14, Y12, Y10
 	VMOVUPS      Y10, (R8)
-	VFMADD231PS  32(R8), Y15, Y11
+	VMULPS       32(R8), Y13, Y14
+	VFMADD213PS  Y14, Y12, Y11
 	VMOVUPS      Y11, 32(R8)
 	ADDQ         R10, R8
 	JMP          done
 
+beta1:
+	TESTQ       R12, R12
+	JLE         done
+	VFMADD213PS (R8), Y12, Y0
+	VMOVUPS     Y0, (R8)
+	VFMADD213PS 32(R8), Y12, Y1
+	VMOVUPS     Y1, 32(R8)
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000001
+	JLE         done
+	VFMADD213PS (R8), Y12, Y2
+	VMOVUPS     Y2, (R8)
+	VFMADD213PS 32(R8), Y12, Y3
+	VMOVUPS     Y3, 32(R8)
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000002
+	JLE         done
+	VFMADD213PS (R8), Y12, Y4
+	VMOVUPS     Y4, (R8)
+	VFMADD213PS 32(R8), Y12, Y5
+	VMOVUPS     Y5, 32(R8)
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000003
+	JLE         done
+	VFMADD213PS (R8), Y12, Y6
+	VMOVUPS     Y6, (R8)
+	VFMADD213PS 32(R8), Y12, Y7
+	VMOVUPS     Y7, 32(R8)
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000004
+	JLE         done
+	VFMADD213PS (R8), Y12, Y8
+	VMOVUPS     Y8, (R8)
+	VFMADD213PS 32(R8), Y12, Y9
+	VMOVUPS     Y9, 32(R8)
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000005
+	JLE         done
+	VFMADD213PS (R8), Y12, Y10
+	VMOVUPS     Y10, (R8)
+	VFMADD213PS 32(R8), Y12, Y11
+	VMOVUPS     Y11, 32(R8)
+	ADDQ        R10, R8
+	JMP         done
+
 beta0:
 	TESTQ   R12, R12
 	JLE     done
+	VMULPS  Y12, Y0, Y0
 	VMOVUPS Y0, (R8)
+	VMULPS  Y12, Y1, Y1
 	VMOVUPS Y1, 32(R8)
 	ADDQ    R10, R8
 	CMPQ    R12, $0x00000001
 	JLE     done
+	VMULPS  Y12, Y2, Y2
 	VMOVUPS Y2, (R8)
+	VMULPS  Y12, Y3, Y3
 	VMOVUPS Y3, 32(R8)
 	ADDQ    R10, R8
 	CMPQ    R12, $0x00000002
 	JLE     done
+	VMULPS  Y12, Y4, Y4
 	VMOVUPS Y4, (R8)
+	VMULPS  Y12, Y5, Y5
 	VMOVUPS Y5, 32(R8)
 	ADDQ    R10, R8
 	CMPQ    R12, $0x00000003
 	JLE     done
+	VMULPS  Y12, Y6, Y6
 	VMOVUPS Y6, (R8)
+	VMULPS  Y12, Y7, Y7
 	VMOVUPS Y7, 32(R8)
 	ADDQ    R10, R8
 	CMPQ    R12, $0x00000004
 	JLE     done
+	VMULPS  Y12, Y8, Y8
 	VMOVUPS Y8, (R8)
+	VMULPS  Y12, Y9, Y9
 	VMOVUPS Y9, 32(R8)
 	ADDQ    R10, R8
 	CMPQ    R12, $0x00000005
 	JLE     done
+	VMULPS  Y12, Y10, Y10
 	VMOVUPS Y10, (R8)
+	VMULPS  Y12, Y11, Y11
 	VMOVUPS Y11, 32(R8)
 	ADDQ    R10, R8
 	JMP     done
 
 partial:
+	VMULPS       Y12, Y0, Y0
+	VMULPS       Y12, Y1, Y1
+	VMULPS       Y12, Y2, Y2
+	VMULPS       Y12, Y3, Y3
+	VMULPS       Y12, Y4, Y4
+	VMULPS       Y12, Y5, Y5
+	VMULPS       Y12, Y6, Y6
+	VMULPS       Y12, Y7, Y7
+	VMULPS       Y12, Y8, Y8
+	VMULPS       Y12, Y9, Y9
+	VMULPS       Y12, Y10, Y10
+	VMULPS       Y12, Y11, Y11
 	LEAQ         gemm_f32_16x6_avx2_mask<>+0(SB), R13
 	MOVQ         $0x00000010, AX
 	SUBQ         R11, AX
@@ -267,59 +338,59 @@ partial:
 	MOVL         (BX), R13
 	SHLL         $0x01, R13
 	JZ           pbeta0
-	VBROADCASTSS (BX), Y15
+	VBROADCASTSS (BX), Y14
 	TESTQ        R12, R12
 	JLE          done
-	VMASKMOVPS   (R8), Y12, Y14
-	VFMADD231PS  Y14, Y15, Y0
+	VMASKMOVPS   (R8), Y12, Y15
+	VFMADD231PS  Y15, Y14, Y0
 	VMASKMOVPS   Y0, Y12, (R8)
-	VMASKMOVPS   32(R8), Y13, Y14
-	VFMADD231PS  Y14, Y15, Y1
+	VMASKMOVPS   32(R8), Y13, Y15
+	VFMADD231PS  Y15, Y14, Y1
 	VMASKMOVPS   Y1, Y13, 32(R8)
 	ADDQ         R10, R8
 	CMPQ         R12, $0x00000001
 	JLE          done
-	VMASKMOVPS   (R8), Y12, Y14
-	VFMADD231PS  Y14, Y15, Y2
+	VMASKMOVPS   (R8), Y12, Y15
+	VFMADD231PS  Y15, Y14, Y2
 	VMASKMOVPS   Y2, Y12, (R8)
-	VMASKMOVPS   32(R8), Y13, Y14
-	VFMADD231PS  Y14, Y15, Y3
+	VMASKMOVPS   32(R8), Y13, Y15
+	VFMADD231PS  Y15, Y14, Y3
 	VMASKMOVPS   Y3, Y13, 32(R8)
 	ADDQ         R10, R8
 	CMPQ         R12, $0x00000002
 	JLE          done
-	VMASKMOVPS   (R8), Y12, Y14
-	VFMADD231PS  Y14, Y15, Y4
+	VMASKMOVPS   (R8), Y12, Y15
+	VFMADD231PS  Y15, Y14, Y4
 	VMASKMOVPS   Y4, Y12, (R8)
-	VMASKMOVPS   32(R8), Y13, Y14
-	VFMADD231PS  Y14, Y15, Y5
+	VMASKMOVPS   32(R8), Y13, Y15
+	VFMADD231PS  Y15, Y14, Y5
 	VMASKMOVPS   Y5, Y13, 32(R8)
 	ADDQ         R10, R8
 	CMPQ         R12, $0x00000003
 	JLE          done
-	VMASKMOVPS   (R8), Y12, Y14
-	VFMADD231PS  Y14, Y15, Y6
+	VMASKMOVPS   (R8), Y12, Y15
+	VFMADD231PS  Y15, Y14, Y6
 	VMASKMOVPS   Y6, Y12, (R8)
-	VMASKMOVPS   32(R8), Y13, Y14
-	VFMADD231PS  Y14, Y15, Y7
+	VMASKMOVPS   32(R8), Y13, Y15
+	VFMADD231PS  Y15, Y14, Y7
 	VMASKMOVPS   Y7, Y13, 32(R8)
 	ADDQ         R10, R8
 	CMPQ         R12, $0x00000004
 	JLE          done
-	VMASKMOVPS   (R8), Y12, Y14
-	VFMADD231PS  Y14, Y15, Y8
+	VMASKMOVPS   (R8), Y12, Y15
+	VFMADD231PS  Y15, Y14, Y8
 	VMASKMOVPS   Y8, Y12, (R8)
-	VMASKMOVPS   32(R8), Y13, Y14
-	VFMADD231PS  Y14, Y15, Y9
+	VMASKMOVPS   32(R8), Y13, Y15
+	VFMADD231PS  Y15, Y14, Y9
 	VMASKMOVPS   Y9, Y13, 32(R8)
 	ADDQ         R10, R8
 	CMPQ         R12, $0x00000005
 	JLE          done
-	VMASKMOVPS   (R8), Y12, Y14
-	VFMADD231PS  Y14, Y15, Y10
+	VMASKMOVPS   (R8), Y12, Y15
+	VFMADD231PS  Y15, Y14, Y10
 	VMASKMOVPS   Y10, Y12, (R8)
-	VMASKMOVPS   32(R8), Y13, Y14
-	VFMADD231PS  Y14, Y15, Y11
+	VMASKMOVPS   32(R8), Y13, Y15
+	VFMADD231PS  Y15, Y14, Y11
 	VMASKMOVPS   Y11, Y13, 32(R8)
 	ADDQ         R10, R8
 	JMP          done
@@ -358,8 +429,20 @@ pbeta0:
 	JMP        done
 
 strided:
+	VMULPS  Y12, Y0, Y0
+	VMULPS  Y12, Y1, Y1
+	VMULPS  Y12, Y2, Y2
+	VMULPS  Y12, Y3, Y3
+	VMULPS  Y12, Y4, Y4
+	VMULPS  Y12, Y5, Y5
+	VMULPS  Y12, Y6, Y6
+	VMULPS  Y12, Y7, Y7
+	VMULPS  Y12, Y8, Y8
+	VMULPS  Y12, Y9, Y9
+	VMULPS  Y12, Y10, Y10
+	VMULPS  Y12, Y11, Y11
 	SHLQ    $0x02, R9
-	VMOVSS  (BX), X15
+	VMOVSS  (BX), X14
 	MOVL    (BX), BX
 	SHLL    $0x01, BX
 	TESTQ   R12, R12
@@ -372,13 +455,13 @@ strided:
 strided_row0:
 	CMPQ        AX, R11
 	JGE         strided_next0
-	VMOVSS      (SP)(AX*4), X12
+	VMOVSS      (SP)(AX*4), X15
 	TESTQ       BX, BX
 	JZ          strided_store0
-	VFMADD231SS (R13), X15, X12
+	VFMADD231SS (R13), X14, X15
 
 strided_store0:
-	VMOVSS X12, (R13)
+	VMOVSS X15, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
 	JMP    strided_row0
@@ -395,13 +478,13 @@ strided_next0:
 strided_row1:
 	CMPQ        AX, R11
 	JGE         strided_next1
-	VMOVSS      (SP)(AX*4), X12
+	VMOVSS      (SP)(AX*4), X15
 	TESTQ       BX, BX
 	JZ          strided_store1
-	VFMADD231SS (R13), X15, X12
+	VFMADD231SS (R13), X14, X15
 
 strided_store1:
-	VMOVSS X12, (R13)
+	VMOVSS X15, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
 	JMP    strided_row1
@@ -418,13 +501,13 @@ strided_next1:
 strided_row2:
 	CMPQ        AX, R11
 	JGE         strided_next2
-	VMOVSS      (SP)(AX*4), X12
+	VMOVSS      (SP)(AX*4), X15
 	TESTQ       BX, BX
 	JZ          strided_store2
-	VFMADD231SS (R13), X15, X12
+	VFMADD231SS (R13), X14, X15
 
 strided_store2:
-	VMOVSS X12, (R13)
+	VMOVSS X15, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
 	JMP    strided_row2
@@ -441,13 +524,13 @@ strided_next2:
 strided_row3:
 	CMPQ        AX, R11
 	JGE         strided_next3
-	VMOVSS      (SP)(AX*4), X12
+	VMOVSS      (SP)(AX*4), X15
 	TESTQ       BX, BX
 	JZ          strided_store3
-	VFMADD231SS (R13), X15, X12
+	VFMADD231SS (R13), X14, X15
 
 strided_store3:
-	VMOVSS X12, (R13)
+	VMOVSS X15, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
 	JMP    strided_row3
@@ -464,13 +547,13 @@ strided_next3:
 strided_row4:
 	CMPQ        AX, R11
 	JGE         strided_next4
-	VMOVSS      (SP)(AX*4), X12
+	VMOVSS      (SP)(AX*4), X15
 	TESTQ       BX, BX
 	JZ          strided_store4
-	VFMADD231SS (R13), X15, X12
+	VFMADD231SS (R13), X14, X15
 
 strided_store4:
-	VMOVSS X12, (R13)
+	VMOVSS X15, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
 	JMP    strided_row4
@@ -487,13 +570,13 @@ strided_next4:
 strided_row5:
 	CMPQ        AX, R11
 	JGE         strided_next5
-	VMOVSS      (SP)(AX*4), X12
+	VMOVSS      (SP)(AX*4), X15
 	TESTQ       BX, BX
 	JZ          strided_store5
-	VFMADD231SS (R13), X15, X12
+	VFMADD231SS (R13), X14, X15
 
 strided_store5:
-	VMOVSS X12, (R13)
+	VMOVSS X15, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
 	JMP    strided_row5

@@ -161,19 +161,7 @@ epilogue:
 	MOVQ         n+56(FP), R12
 	MOVQ         alpha+64(FP), AX
 	MOVQ         beta+72(FP), BX
-	VBROADCASTSD (AX), Y14
-	VMULPD       Y14, Y0, Y0
-	VMULPD       Y14, Y1, Y1
-	VMULPD       Y14, Y2, Y2
-	VMULPD       Y14, Y3, Y3
-	VMULPD       Y14, Y4, Y4
-	VMULPD       Y14, Y5, Y5
-	VMULPD       Y14, Y6, Y6
-	VMULPD       Y14, Y7, Y7
-	VMULPD       Y14, Y8, Y8
-	VMULPD       Y14, Y9, Y9
-	VMULPD       Y14, Y10, Y10
-	VMULPD       Y14, Y11, Y11
+	VBROADCASTSD (AX), Y12
 	CMPQ         R9, $0x00000001
 	JNE          strided
 	CMPQ         R11, $0x00000008
@@ -181,85 +169,169 @@ epilogue:
 	MOVQ         (BX), R13
 	SHLQ         $0x01, R13
 	JZ           beta0
-	VBROADCASTSD (BX), Y15
+	MOVQ         $0x3ff0000000000000, R13
+	CMPQ         (BX), R13
+	JE           beta1
+	VBROADCASTSD (BX), Y13
 	TESTQ        R12, R12
 	JLE          done
-	VFMADD231PD  (R8), Y15, Y0
+	VMULPD       (R8), Y13, Y14
+	VFMADD213PD  Y14, Y12, Y0
 	VMOVUPD      Y0, (R8)
-	VFMADD231PD  32(R8), Y15, Y1
+	VMULPD       32(R8), Y13, Y14
+	VFMADD213PD  Y14, Y12, Y1
 	VMOVUPD      Y1, 32(R8)
 	ADDQ         R10, R8
 	CMPQ         R12, $0x00000001
 	JLE          done
-	VFMADD231PD  (R8), Y15, Y2
+	VMULPD       (R8), Y13, Y14
+	VFMADD213PD  Y14, Y12, Y2
 	VMOVUPD      Y2, (R8)
-	VFMADD231PD  32(R8), Y15, Y3
+	VMULPD       32(R8), Y13, Y14
+	VFMADD213PD  Y14, Y12, Y3
 	VMOVUPD      Y3, 32(R8)
 	ADDQ         R10, R8
 	CMPQ         R12, $0x00000002
 	JLE          done
-	VFMADD231PD  (R8), Y15, Y4
+	VMULPD       (R8), Y13, Y14
+	VFMADD213PD  Y14, Y12, Y4
 	VMOVUPD      Y4, (R8)
-	VFMADD231PD  32(R8), Y15, Y5
+	VMULPD       32(R8), Y13, Y14
+	VFMADD213PD  Y14, Y12, Y5
 	VMOVUPD      Y5, 32(R8)
 	ADDQ         R10, R8
 	CMPQ         R12, $0x00000003
 	JLE          done
-	VFMADD231PD  (R8), Y15, Y6
+	VMULPD       (R8), Y13, Y14
+	VFMADD213PD  Y14, Y12, Y6
 	VMOVUPD      Y6, (R8)
-	VFMADD231PD  32(R8), Y15, Y7
+	VMULPD       32(R8), Y13, Y14
+	VFMADD213PD  Y14, Y12, Y7
 	VMOVUPD      Y7, 32(R8)
 	ADDQ         R10, R8
 	CMPQ         R12, $0x00000004
 	JLE          done
-	VFMADD231PD  (R8), Y15, Y8
+	VMULPD       (R8), Y13, Y14
+	VFMADD213PD  Y14, Y12, Y8
 	VMOVUPD      Y8, (R8)
-	VFMADD231PD  32(R8), Y15, Y9
+	VMULPD       32(R8), Y13, Y14
+	VFMADD213PD  Y14, Y12, Y9
 	VMOVUPD      Y9, 32(R8)
 	ADDQ         R10, R8
 	CMPQ         R12, $0x00000005
 	JLE          done
-	VFMADD231PD  (R8), Y15, Y10
+	VMULPD       (R8), Y13, Y14
+	VFMADD213PD  Y14, Y12, Y10
 	VMOVUPD      Y10, (R8)
-	VFMADD231PD  32(R8), Y15, Y11
+	VMULPD       32(R8), Y13, Y14
+	VFMADD213PD  Y14, Y12, Y11
 	VMOVUPD      Y11, 32(R8)
 	ADDQ         R10, R8
 	JMP          done
 
+beta1:
+	TESTQ       R12, R12
+	JLE         done
+	VFMADD213PD (R8), Y12, Y0
+	VMOVUPD     Y0, (R8)
+	VFMADD213PD 32(R8), Y12, Y1
+	VMOVUPD     Y1, 32(R8)
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000001
+	JLE         done
+	VFMADD213PD (R8), Y12, Y2
+	VMOVUPD     Y2, (R8)
+	VFMADD213PD 32(R8), Y12, Y3
+	VMOVUPD     Y3, 32(R8)
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000002
+	JLE         done
+	VFMADD213PD (R8), Y12, Y4
+	VMOVUPD     Y4, (R8)
+	VFMADD213PD 32(R8), Y12, Y5
+	VMOVUPD     Y5, 32(R8)
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000003
+	JLE         done
+	VFMADD213PD (R8), Y12, Y6
+	VMOVUPD     Y6, (R8)
+	VFMADD213PD 32(R8), Y12, Y7
+	VMOVUPD     Y7, 32(R8)
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000004
+	JLE         done
+	VFMADD213PD (R8), Y12, Y8
+	VMOVUPD     Y8, (R8)
+	VFMADD213PD 32(R8), Y12, Y9
+	VMOVUPD     Y9, 32(R8)
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000005
+	JLE         done
+	VFMADD213PD (R8), Y12, Y10
+	VMOVUPD     Y10, (R8)
+	VFMADD213PD 32(R8), Y12, Y11
+	VMOVUPD     Y11, 32(R8)
+	ADDQ        R10, R8
+	JMP         done
+
 beta0:
 	TESTQ   R12, R12
 	JLE     done
+	VMULPD  Y12, Y0, Y0
 	VMOVUPD Y0, (R8)
+	VMULPD  Y12, Y1, Y1
 	VMOVUPD Y1, 32(R8)
 	ADDQ    R10, R8
 	CMPQ    R12, $0x00000001
 	JLE     done
+	VMULPD  Y12, Y2, Y2
 	VMOVUPD Y2, (R8)
+	VMULPD  Y12, Y3, Y3
 	VMOVUPD Y3, 32(R8)
 	ADDQ    R10, R8
 	CMPQ    R12, $0x00000002
 	JLE     done
+	VMULPD  Y12, Y4, Y4
 	VMOVUPD Y4, (R8)
+	VMULPD  Y12, Y5, Y5
 	VMOVUPD Y5, 32(R8)
 	ADDQ    R10, R8
 	CMPQ    R12, $0x00000003
 	JLE     done
+	VMULPD  Y12, Y6, Y6
 	VMOVUPD Y6, (R8)
+	VMULPD  Y12, Y7, Y7
 	VMOVUPD Y7, 32(R8)
 	ADDQ    R10, R8
 	CMPQ    R12, $0x00000004
 	JLE     done
+	VMULPD  Y12, Y8, Y8
 	VMOVUPD Y8, (R8)
+	VMULPD  Y12, Y9, Y9
 	VMOVUPD Y9, 32(R8)
 	ADDQ    R10, R8
 	CMPQ    R12, $0x00000005
 	JLE     done
+	VMULPD  Y12, Y10, Y10
 	VMOVUPD Y10, (R8)
+	VMULPD  Y12, Y11, Y11
 	VMOVUPD Y11, 32(R8)
 	ADDQ    R10, R8
 	JMP     done
 
 partial:
+	VMULPD       Y12, Y0, Y0
+	VMULPD       Y12, Y1, Y1
+	VMULPD       Y12, Y2, Y2
+	VMULPD       Y12, Y3, Y3
+	VMULPD       Y12, Y4, Y4
+	VMULPD       Y12, Y5, Y5
+	VMULPD       Y12, Y6, Y6
+	VMULPD       Y12, Y7, Y7
+	VMULPD       Y12, Y8, Y8
+	VMULPD       Y12, Y9, Y9
+	VMULPD       Y12, Y10, Y10
+	VMULPD       Y12, Y11, Y11
 	LEAQ         gemm_f64_8x6_avx2_mask<>+0(SB), R13
 	MOVQ         $0x00000008, AX
 	SUBQ         R11, AX
@@ -268,59 +340,59 @@ partial:
 	MOVQ         (BX), R13
 	SHLQ         $0x01, R13
 	JZ           pbeta0
-	VBROADCASTSD (BX), Y15
+	VBROADCASTSD (BX), Y14
 	TESTQ        R12, R12
 	JLE          done
-	VMASKMOVPD   (R8), Y12, Y14
-	VFMADD231PD  Y14, Y15, Y0
+	VMASKMOVPD   (R8), Y12, Y15
+	VFMADD231PD  Y15, Y14, Y0
 	VMASKMOVPD   Y0, Y12, (R8)
-	VMASKMOVPD   32(R8), Y13, Y14
-	VFMADD231PD  Y14, Y15, Y1
+	VMASKMOVPD   32(R8), Y13, Y15
+	VFMADD231PD  Y15, Y14, Y1
 	VMASKMOVPD   Y1, Y13, 32(R8)
 	ADDQ         R10, R8
 	CMPQ         R12, $0x00000001
 	JLE          done
-	VMASKMOVPD   (R8), Y12, Y14
-	VFMADD231PD  Y14, Y15, Y2
+	VMASKMOVPD   (R8), Y12, Y15
+	VFMADD231PD  Y15, Y14, Y2
 	VMASKMOVPD   Y2, Y12, (R8)
-	VMASKMOVPD   32(R8), Y13, Y14
-	VFMADD231PD  Y14, Y15, Y3
+	VMASKMOVPD   32(R8), Y13, Y15
+	VFMADD231PD  Y15, Y14, Y3
 	VMASKMOVPD   Y3, Y13, 32(R8)
 	ADDQ         R10, R8
 	CMPQ         R12, $0x00000002
 	JLE          done
-	VMASKMOVPD   (R8), Y12, Y14
-	VFMADD231PD  Y14, Y15, Y4
+	VMASKMOVPD   (R8), Y12, Y15
+	VFMADD231PD  Y15, Y14, Y4
 	VMASKMOVPD   Y4, Y12, (R8)
-	VMASKMOVPD   32(R8), Y13, Y14
-	VFMADD231PD  Y14, Y15, Y5
+	VMASKMOVPD   32(R8), Y13, Y15
+	VFMADD231PD  Y15, Y14, Y5
 	VMASKMOVPD   Y5, Y13, 32(R8)
 	ADDQ         R10, R8
 	CMPQ         R12, $0x00000003
 	JLE          done
-	VMASKMOVPD   (R8), Y12, Y14
-	VFMADD231PD  Y14, Y15, Y6
+	VMASKMOVPD   (R8), Y12, Y15
+	VFMADD231PD  Y15, Y14, Y6
 	VMASKMOVPD   Y6, Y12, (R8)
-	VMASKMOVPD   32(R8), Y13, Y14
-	VFMADD231PD  Y14, Y15, Y7
+	VMASKMOVPD   32(R8), Y13, Y15
+	VFMADD231PD  Y15, Y14, Y7
 	VMASKMOVPD   Y7, Y13, 32(R8)
 	ADDQ         R10, R8
 	CMPQ         R12, $0x00000004
 	JLE          done
-	VMASKMOVPD   (R8), Y12, Y14
-	VFMADD231PD  Y14, Y15, Y8
+	VMASKMOVPD   (R8), Y12, Y15
+	VFMADD231PD  Y15, Y14, Y8
 	VMASKMOVPD   Y8, Y12, (R8)
-	VMASKMOVPD   32(R8), Y13, Y14
-	VFMADD231PD  Y14, Y15, Y9
+	VMASKMOVPD   32(R8), Y13, Y15
+	VFMADD231PD  Y15, Y14, Y9
 	VMASKMOVPD   Y9, Y13, 32(R8)
 	ADDQ         R10, R8
 	CMPQ         R12, $0x00000005
 	JLE          done
-	VMASKMOVPD   (R8), Y12, Y14
-	VFMADD231PD  Y14, Y15, Y10
+	VMASKMOVPD   (R8), Y12, Y15
+	VFMADD231PD  Y15, Y14, Y10
 	VMASKMOVPD   Y10, Y12, (R8)
-	VMASKMOVPD   32(R8), Y13, Y14
-	VFMADD231PD  Y14, Y15, Y11
+	VMASKMOVPD   32(R8), Y13, Y15
+	VFMADD231PD  Y15, Y14, Y11
 	VMASKMOVPD   Y11, Y13, 32(R8)
 	ADDQ         R10, R8
 	JMP          done
@@ -359,8 +431,20 @@ pbeta0:
 	JMP        done
 
 strided:
+	VMULPD  Y12, Y0, Y0
+	VMULPD  Y12, Y1, Y1
+	VMULPD  Y12, Y2, Y2
+	VMULPD  Y12, Y3, Y3
+	VMULPD  Y12, Y4, Y4
+	VMULPD  Y12, Y5, Y5
+	VMULPD  Y12, Y6, Y6
+	VMULPD  Y12, Y7, Y7
+	VMULPD  Y12, Y8, Y8
+	VMULPD  Y12, Y9, Y9
+	VMULPD  Y12, Y10, Y10
+	VMULPD  Y12, Y11, Y11
 	SHLQ    $0x03, R9
-	VMOVSD  (BX), X15
+	VMOVSD  (BX), X14
 	MOVQ    (BX), BX
 	SHLQ    $0x01, BX
 	TESTQ   R12, R12
@@ -373,13 +457,13 @@ strided:
 strided_row0:
 	CMPQ        AX, R11
 	JGE         strided_next0
-	VMOVSD      (SP)(AX*8), X12
+	VMOVSD      (SP)(AX*8), X15
 	TESTQ       BX, BX
 	JZ          strided_store0
-	VFMADD231SD (R13), X15, X12
+	VFMADD231SD (R13), X14, X15
 
 strided_store0:
-	VMOVSD X12, (R13)
+	VMOVSD X15, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
 	JMP    strided_row0
@@ -396,13 +480,13 @@ strided_next0:
 strided_row1:
 	CMPQ        AX, R11
 	JGE         strided_next1
-	VMOVSD      (SP)(AX*8), X12
+	VMOVSD      (SP)(AX*8), X15
 	TESTQ       BX, BX
 	JZ          strided_store1
-	VFMADD231SD (R13), X15, X12
+	VFMADD231SD (R13), X14, X15
 
 strided_store1:
-	VMOVSD X12, (R13)
+	VMOVSD X15, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
 	JMP    strided_row1
@@ -419,13 +503,13 @@ strided_next1:
 strided_row2:
 	CMPQ        AX, R11
 	JGE         strided_next2
-	VMOVSD      (SP)(AX*8), X12
+	VMOVSD      (SP)(AX*8), X15
 	TESTQ       BX, BX
 	JZ          strided_store2
-	VFMADD231SD (R13), X15, X12
+	VFMADD231SD (R13), X14, X15
 
 strided_store2:
-	VMOVSD X12, (R13)
+	VMOVSD X15, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
 	JMP    strided_row2
@@ -442,13 +526,13 @@ strided_next2:
 strided_row3:
 	CMPQ        AX, R11
 	JGE         strided_next3
-	VMOVSD      (SP)(AX*8), X12
+	VMOVSD      (SP)(AX*8), X15
 	TESTQ       BX, BX
 	JZ          strided_store3
-	VFMADD231SD (R13), X15, X12
+	VFMADD231SD (R13), X14, X15
 
 strided_store3:
-	VMOVSD X12, (R13)
+	VMOVSD X15, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
 	JMP    strided_row3
@@ -465,13 +549,13 @@ strided_next3:
 strided_row4:
 	CMPQ        AX, R11
 	JGE         strided_next4
-	VMOVSD      (SP)(AX*8), X12
+	VMOVSD      (SP)(AX*8), X15
 	TESTQ       BX, BX
 	JZ          strided_store4
-	VFMADD231SD (R13), X15, X12
+	VFMADD231SD (R13), X14, X15
 
 strided_store4:
-	VMOVSD X12, (R13)
+	VMOVSD X15, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
 	JMP    strided_row4
@@ -488,13 +572,13 @@ strided_next4:
 strided_row5:
 	CMPQ        AX, R11
 	JGE         strided_next5
-	VMOVSD      (SP)(AX*8), X12
+	VMOVSD      (SP)(AX*8), X15
 	TESTQ       BX, BX
 	JZ          strided_store5
-	VFMADD231SD (R13), X15, X12
+	VFMADD231SD (R13), X14, X15
 
 strided_store5:
-	VMOVSD X12, (R13)
+	VMOVSD X15, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
 	JMP    strided_row5

@@ -10,6 +10,8 @@ import (
 type Ops struct {
 	// FMA is VFMADD231P[SD]: the last operand += the first two multiplied.
 	FMA func(...operand.Op)
+	// FMA213 is VFMADD213P[SD] c, a, dst: dst = a·dst + c.
+	FMA213 func(...operand.Op)
 	// Mul is VMULP[SD] src1, src2, dst.
 	Mul func(...operand.Op)
 	// Bcast is VBROADCASTS[SD] m, dst.
@@ -26,6 +28,7 @@ func OpsFor(c *build.Context, size int) Ops {
 	if size == 4 {
 		return Ops{
 			FMA:     c.VFMADD231PS,
+			FMA213:  c.VFMADD213PS,
 			Mul:     func(o ...operand.Op) { c.VMULPS(o...) },
 			Bcast:   func(m, d operand.Op) { c.VBROADCASTSS(m, d) },
 			MaskMov: c.VMASKMOVPS,
@@ -34,6 +37,7 @@ func OpsFor(c *build.Context, size int) Ops {
 	}
 	return Ops{
 		FMA:     c.VFMADD231PD,
+		FMA213:  c.VFMADD213PD,
 		Mul:     func(o ...operand.Op) { c.VMULPD(o...) },
 		Bcast:   func(m, d operand.Op) { c.VBROADCASTSD(m, d) },
 		MaskMov: c.VMASKMOVPD,

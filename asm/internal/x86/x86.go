@@ -7,6 +7,7 @@ package x86
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 
 	"github.com/mmcloughlin/avo/attr"
@@ -173,6 +174,20 @@ func (g *Gen) BetaIsZero(label string) {
 	c.JZ(operand.LabelRef(label))
 }
 
+// BetaIsOne jumps to label when *beta (address in T1) is exactly 1, the
+// beta of every K block after the first: C := alpha·acc + C is then one
+// FMA per vector. It clobbers T2.
+func (g *Gen) BetaIsOne(label string) {
+	c := g.Ctx
+	if g.Size == 4 {
+		c.CMPL(Mem(T1, 0), operand.U32(math.Float32bits(1)))
+	} else {
+		c.MOVQ(operand.U64(math.Float64bits(1)), T2)
+		c.CMPQ(Mem(T1, 0), T2)
+	}
+	c.JE(operand.LabelRef(label))
+}
+
 // ColumnGuard jumps to done unless column j < n.
 func (g *Gen) ColumnGuard(j int, done string) {
 	c := g.Ctx
@@ -188,11 +203,12 @@ func (g *Gen) ColumnGuard(j int, done string) {
 // spill(j, buf) to a stack buffer of MR reals, then its first m rows are
 // written one by one to C(i,j) at i*rsc (beta·C added unless beta is 0).
 // Scalar registers x (value) and bx (beta) are scratch. T1 holds beta's
-// address on entry; alpha has been applied.
-func (g *Gen) Strided(label, done string, x, bx reg.VecPhysical, spill func(j int, buf operand.Mem)) {
+// address on entry; scale, emitted first, applies alpha to the tile.
+func (g *Gen) Strided(label, done string, x, bx reg.VecPhysical, scale func(), spill func(j int, buf operand.Mem)) {
 	c := g.Ctx
 	buf := c.AllocLocal(g.K.MR * g.Size)
 	c.Label(label)
+	scale()
 	c.SHLQ(operand.U8(bits.TrailingZeros(uint(g.Size))), RSC)
 	// T1 := 0 when beta is zero (C is never read), else nonzero.
 	movs(c, g.S, Mem(T1, 0), bx)
