@@ -1,0 +1,414 @@
+package runtime
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+)
+
+// Operand indices in the per-operand arrays of a plan.
+const (
+	opA = iota
+	opB
+	opC
+)
+
+var opNames = [3]string{"A", "B", "C"}
+
+// View is a type-erased tensor view: what validation and planning need to
+// know of a Tensor.
+type View struct {
+	Len     int   // elements in the backing slice
+	Shape   []int // extents
+	Strides []int // elements per step along each dim; nil means dense row-major
+	Offset  int   // index of the element at all-zero coordinates
+}
+
+// Dim is one dimension of an index group: its extent and its stride in each
+// operand (0 where the operand does not have it, which broadcasts).
+type Dim struct {
+	Ext int
+	S   [3]int
+}
+
+// Group is the set of dims that together form one index of the matrix
+// product (batch, M, N or K), fastest-varying first. Ext and S repeat Dims in
+// the form the block-scatter builder takes.
+type Group struct {
+	Dims []Dim
+	Ext  []int
+	S    [3][]int
+	Size int // product of the extents (1 for an empty group)
+}
+
+// Plan is everything about a contraction that depends only on the spec, the
+// shapes and the strides: it is computed once and cached.
+type Plan struct {
+	Batch, M, N, K Group
+	// Swapped means the plan computes Cᵀ = Bᵀ·Aᵀ: the operands A and B and the
+	// groups M and N were exchanged so that C's fastest dim is in M, the
+	// kernel's vector direction. Group strides S[opA] then refer to B.
+	Swapped bool
+	// Empty means C has no elements: a call does nothing.
+	Empty bool
+	// lo and hi are the lowest and highest offsets (relative to the view's
+	// Offset) an operand reaches; has is false when it reaches none.
+	lo, hi [3]int
+	has    [3]bool
+
+	key planKey
+}
+
+// Flops is the number of real multiply-adds, times two, one call performs for
+// an element type with the given complexity.
+func (p *Plan) Flops(complex bool) float64 {
+	f := 2 * float64(p.Batch.Size) * float64(p.M.Size) * float64(p.N.Size) * float64(p.K.Size)
+	if complex {
+		f *= 4
+	}
+	return f
+}
+
+// NewPlan validates a contraction's spec, shapes and strides and groups its
+// labels. Bounds against the backing slices and overlap between operands are
+// checked per call (CheckCall), since they depend on offsets and addresses.
+func NewPlan(sp Spec, a, b, c View) (*Plan, error) {
+	labels := [3]string{sp.A, sp.B, sp.C}
+	views := [3]*View{&a, &b, &c}
+	var strides [3][]int
+	var ext [128]int
+	for i := range ext {
+		ext[i] = -1
+	}
+	for o := 0; o < 3; o++ {
+		v := views[o]
+		if len(v.Shape) != len(labels[o]) {
+			return nil, fmt.Errorf("%w: %s has rank %d but the spec %q gives it %d labels", ErrShape, opNames[o], len(v.Shape), sp.String(), len(labels[o]))
+		}
+		if v.Strides != nil && len(v.Strides) != len(v.Shape) {
+			return nil, fmt.Errorf("%w: %s has %d strides for %d dims", ErrShape, opNames[o], len(v.Strides), len(v.Shape))
+		}
+		for d, e := range v.Shape {
+			l := labels[o][d]
+			if e < 0 {
+				return nil, fmt.Errorf("%w: %s dim %d (label %q) has negative extent %d", ErrShape, opNames[o], d, l, e)
+			}
+			if ext[l] >= 0 && ext[l] != e {
+				return nil, fmt.Errorf("%w: label %q has extent %d in %s dim %d but %d elsewhere", ErrShape, l, e, opNames[o], d, ext[l])
+			}
+			ext[l] = e
+		}
+		s, err := resolveStrides(v.Shape, v.Strides, opNames[o])
+		if err != nil {
+			return nil, err
+		}
+		strides[o] = s
+	}
+
+	p := &Plan{}
+	for o := 0; o < 3; o++ {
+		lo, hi, has, err := reach(views[o].Shape, strides[o], opNames[o])
+		if err != nil {
+			return nil, err
+		}
+		p.lo[o], p.hi[o], p.has[o] = lo, hi, has
+	}
+	if p.has[opC] && !injective(c.Shape, strides[opC]) {
+		return nil, fmt.Errorf("%w: the strides %v of C map two coordinates of shape %v to one element", ErrOverlap, strides[opC], ints(c.Shape))
+	}
+	for _, e := range c.Shape {
+		if e == 0 {
+			p.Empty = true
+		}
+	}
+
+	// Per label: its stride in each operand (repeats add: a diagonal) and its role.
+	var lstride [128][3]int
+	var in [128][3]bool
+	var order []byte
+	for o := 0; o < 3; o++ {
+		for d := 0; d < len(labels[o]); d++ {
+			l := labels[o][d]
+			if !in[l][opA] && !in[l][opB] && !in[l][opC] {
+				order = append(order, l)
+			}
+			in[l][o] = true
+			st, ok := addInt(lstride[l][o], strides[o][d])
+			if !ok {
+				return nil, fmt.Errorf("%w: the strides of label %q in %s overflow", ErrBounds, l, opNames[o])
+			}
+			lstride[l][o] = st
+		}
+	}
+	var batch, m, n, k []Dim
+	for _, l := range order {
+		d := Dim{Ext: ext[l], S: lstride[l]}
+		switch r := in[l]; {
+		case r[opA] && r[opB] && r[opC]:
+			batch = append(batch, d)
+		case r[opA] && r[opC]:
+			m = append(m, d)
+		case r[opB] && r[opC]:
+			n = append(n, d)
+		default:
+			// In A and B (contracted), or in only one of them: a label
+			// summed out of one input is a contracted dim the other operand
+			// broadcasts (stride 0), so it is reduced on the fly by the
+			// same loops, with no buffer and no transposed copy.
+			k = append(k, d)
+		}
+	}
+	var err error
+	if p.Batch, err = makeGroup(batch, opC, opA, "batch"); err != nil {
+		return nil, err
+	}
+	if p.M, err = makeGroup(m, opC, opA, "M"); err != nil {
+		return nil, err
+	}
+	if p.N, err = makeGroup(n, opC, opB, "N"); err != nil {
+		return nil, err
+	}
+	kKey, kOther := opA, opB
+	if minAbsStride(k, opB) < minAbsStride(k, opA) {
+		kKey, kOther = opB, opA
+	}
+	if p.K, err = makeGroup(k, kKey, kOther, "K"); err != nil {
+		return nil, err
+	}
+	if _, ok := mulInt(p.Batch.Size, p.M.Size); !ok {
+		return nil, fmt.Errorf("%w: the index space of C overflows", ErrBounds)
+	}
+
+	// The kernel keeps C's columns in vector registers, so C's fastest dim
+	// belongs in M: when it is in N, compute Cᵀ = Bᵀ·Aᵀ instead.
+	if minAbsStride(p.N.Dims, opC) < minAbsStride(p.M.Dims, opC) {
+		p.Swapped = true
+		p.M, p.N = p.N, p.M
+		for _, g := range []*Group{&p.Batch, &p.M, &p.N, &p.K} {
+			for i := range g.Dims {
+				g.Dims[i].S[opA], g.Dims[i].S[opB] = g.Dims[i].S[opB], g.Dims[i].S[opA]
+			}
+			g.S[opA], g.S[opB] = g.S[opB], g.S[opA]
+		}
+	}
+	return p, nil
+}
+
+// resolveStrides returns explicit strides: a copy of given, or dense
+// row-major ones when given is nil.
+func resolveStrides(shape, given []int, name string) ([]int, error) {
+	s := make([]int, len(shape))
+	if given != nil {
+		copy(s, given)
+		return s, nil
+	}
+	step := 1
+	for d := len(shape) - 1; d >= 0; d-- {
+		s[d] = step
+		if shape[d] > 0 {
+			var ok bool
+			if step, ok = mulInt(step, shape[d]); !ok {
+				return nil, fmt.Errorf("%w: the dense strides of %s (shape %v) overflow", ErrBounds, name, ints(shape))
+			}
+		}
+	}
+	return s, nil
+}
+
+// reach returns the lowest and highest offsets, relative to the view's
+// offset, that shape and strides address; has is false when some extent is 0.
+func reach(shape, strides []int, name string) (lo, hi int, has bool, err error) {
+	for _, e := range shape {
+		if e == 0 {
+			return 0, 0, false, nil
+		}
+	}
+	for d, e := range shape {
+		span, ok := mulInt(e-1, strides[d])
+		if ok {
+			if span < 0 {
+				lo, ok = addInt(lo, span)
+			} else {
+				hi, ok = addInt(hi, span)
+			}
+		}
+		if !ok {
+			return 0, 0, false, fmt.Errorf("%w: %s dim %d (extent %d, stride %d) overflows an index", ErrBounds, name, d, e, strides[d])
+		}
+	}
+	return lo, hi, true, nil
+}
+
+// injective reports whether no two coordinates of shape map to one offset.
+// Dims sorted by |stride| whose every stride clears the span of the smaller
+// ones are injective; layouts that interleave in other ways are checked
+// exactly when their span is small enough to mark, and refused otherwise.
+func injective(shape, strides []int) bool {
+	type ds struct{ e, s int }
+	var dims []ds
+	for d, e := range shape {
+		if e > 1 {
+			s := strides[d]
+			if s < 0 {
+				s = -s
+			}
+			if s == 0 {
+				return false
+			}
+			dims = append(dims, ds{e, s})
+		}
+	}
+	sort.Slice(dims, func(i, j int) bool { return dims[i].s < dims[j].s })
+	span := 0
+	ok := true
+	for _, d := range dims {
+		if d.s <= span {
+			ok = false
+			break
+		}
+		span += (d.e - 1) * d.s
+	}
+	if ok {
+		return true
+	}
+	const maxMarked = 1 << 24
+	span = 0
+	for _, d := range dims {
+		span += (d.e - 1) * d.s
+		if span >= maxMarked {
+			return false
+		}
+	}
+	seen := make([]uint64, span/64+1)
+	idx := make([]int, len(dims))
+	for off := 0; ; {
+		if seen[off/64]&(1<<(off%64)) != 0 {
+			return false
+		}
+		seen[off/64] |= 1 << (off % 64)
+		d := 0
+		for ; d < len(dims); d++ {
+			idx[d]++
+			off += dims[d].s
+			if idx[d] < dims[d].e {
+				break
+			}
+			off -= dims[d].e * dims[d].s
+			idx[d] = 0
+		}
+		if d == len(dims) {
+			return true
+		}
+	}
+}
+
+// makeGroup drops unit extents, orders the dims by the key operand's stride
+// (fastest first, ties by the other operand), and merges neighbours that are
+// contiguous in every operand, so a row-major GEMM-shaped contraction becomes
+// exactly a GEMM.
+func makeGroup(dims []Dim, key, other int, name string) (Group, error) {
+	var g Group
+	for _, d := range dims {
+		if d.Ext != 1 {
+			g.Dims = append(g.Dims, d)
+		}
+	}
+	sort.SliceStable(g.Dims, func(i, j int) bool {
+		ki, kj := absInt(g.Dims[i].S[key]), absInt(g.Dims[j].S[key])
+		if ki != kj {
+			return ki < kj
+		}
+		return absInt(g.Dims[i].S[other]) < absInt(g.Dims[j].S[other])
+	})
+	merged := g.Dims[:0]
+	for _, d := range g.Dims {
+		if n := len(merged); n > 0 && contiguous(merged[n-1], d) {
+			merged[n-1].Ext *= d.Ext
+			continue
+		}
+		merged = append(merged, d)
+	}
+	g.Dims = merged
+	g.Size = 1
+	for _, d := range g.Dims {
+		s, ok := mulInt(g.Size, d.Ext)
+		if !ok {
+			return Group{}, fmt.Errorf("%w: the %s index space overflows", ErrBounds, name)
+		}
+		g.Size = s
+		g.Ext = append(g.Ext, d.Ext)
+		for o := 0; o < 3; o++ {
+			g.S[o] = append(g.S[o], d.S[o])
+		}
+	}
+	if g.Size == 0 {
+		// An empty group needs no dims: it is never iterated.
+		g.Dims, g.Ext, g.S = nil, nil, [3][]int{}
+	}
+	return g, nil
+}
+
+// contiguous reports whether slow continues fast in every operand: then the
+// two dims are one dim of extent fast.Ext·slow.Ext.
+func contiguous(fast, slow Dim) bool {
+	for o := 0; o < 3; o++ {
+		want, ok := mulInt(fast.S[o], fast.Ext)
+		if !ok || slow.S[o] != want {
+			return false
+		}
+	}
+	_, ok := mulInt(fast.Ext, slow.Ext)
+	return ok
+}
+
+func minAbsStride(dims []Dim, o int) int {
+	m := math.MaxInt
+	for _, d := range dims {
+		if s := absInt(d.S[o]); s != 0 && s < m {
+			m = s
+		}
+	}
+	return m
+}
+
+func absInt(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func addInt(a, b int) (int, bool) {
+	s := a + b
+	if (s > a) != (b > 0) {
+		return 0, false
+	}
+	return s, true
+}
+
+func mulInt(a, b int) (int, bool) {
+	if a == 0 || b == 0 {
+		return 0, true
+	}
+	p := a * b
+	if p/b != a || (a == -1 && b == math.MinInt) || (b == -1 && a == math.MinInt) {
+		return 0, false
+	}
+	return p, true
+}
+
+// describe is a short account of a plan for diagnostics.
+func (p *Plan) describe() string {
+	var sb strings.Builder
+	for _, g := range []struct {
+		name string
+		g    *Group
+	}{{"batch", &p.Batch}, {"M", &p.M}, {"N", &p.N}, {"K", &p.K}} {
+		fmt.Fprintf(&sb, "%s=%d%v ", g.name, g.g.Size, g.g.Ext)
+	}
+	if p.Swapped {
+		sb.WriteString("swapped")
+	}
+	return strings.TrimSpace(sb.String())
+}

@@ -1,0 +1,163 @@
+package runtime
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+)
+
+func mustPlan(t *testing.T, spec string, a, b, c View) *Plan {
+	t.Helper()
+	sp, err := ParseSpec(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := NewPlan(sp, a, b, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func dense(shape ...int) View {
+	n := 1
+	for _, e := range shape {
+		n *= e
+	}
+	return View{Len: n, Shape: shape}
+}
+
+// A row-major contraction shaped like a GEMM merges into exactly one dim
+// per group, so it runs the GEMM path.
+func TestPlanMergesGemmShape(t *testing.T) {
+	p := mustPlan(t, "abcd,cdef->abef", dense(3, 4, 5, 6), dense(5, 6, 7, 8), dense(3, 4, 7, 8))
+	g := mustPlan(t, "ik,kj->ij", dense(12, 30), dense(30, 56), dense(12, 56))
+	for _, pair := range [][2]*Group{{&p.M, &g.M}, {&p.N, &g.N}, {&p.K, &g.K}} {
+		if !reflect.DeepEqual(pair[0].Dims, pair[1].Dims) {
+			t.Errorf("contraction group %+v, GEMM group %+v", pair[0].Dims, pair[1].Dims)
+		}
+	}
+	if p.Swapped != g.Swapped || len(p.Batch.Dims) != 0 {
+		t.Errorf("swapped %v/%v, batch %v", p.Swapped, g.Swapped, p.Batch.Dims)
+	}
+	// Row-major C has its unit stride along N: the plan computes Cᵀ.
+	if !g.Swapped || g.M.Size != 56 || g.N.Size != 12 || g.K.Size != 30 {
+		t.Errorf("GEMM plan: %s", g.describe())
+	}
+	if g.M.Dims[0].S[opC] != 1 {
+		t.Errorf("M leads with C stride %d, want 1", g.M.Dims[0].S[opC])
+	}
+}
+
+// Column-major C keeps M; dims are ordered fastest first by C's strides.
+func TestPlanOrdersByStride(t *testing.T) {
+	c := View{Len: 2 * 3 * 5, Shape: []int{2, 3, 5}, Strides: []int{1, 2, 6}} // "abn" column-major
+	p := mustPlan(t, "abk,kn->abn", dense(2, 3, 4), dense(4, 5), c)
+	if p.Swapped {
+		t.Fatalf("swapped a column-major C: %s", p.describe())
+	}
+	// a (C stride 1) and b (C stride 2) merge in C, but not in A (b is slow there).
+	if p.M.Size != 6 || len(p.M.Dims) != 2 || p.M.Dims[0].Ext != 2 || p.M.Dims[0].S[opC] != 1 {
+		t.Fatalf("M group %+v", p.M.Dims)
+	}
+}
+
+// Labels summed out of one input become contracted dims the other operand
+// broadcasts; a diagonal's strides add.
+func TestPlanRoles(t *testing.T) {
+	p := mustPlan(t, "iix,ij->j", dense(3, 3, 4), dense(3, 5), dense(5))
+	// i: contracted, A stride 12+4 = 16 (diagonal), B stride 5; x: A only, B stride 0.
+	var gotI, gotX bool
+	for _, d := range p.K.Dims {
+		switch {
+		case d.Ext == 3 && d.S[opA] == 16 && d.S[opB] == 5:
+			gotI = true
+		case d.Ext == 4 && d.S[opA] == 1 && d.S[opB] == 0:
+			gotX = true
+		}
+	}
+	if p.Swapped {
+		// then the columns are exchanged
+		for _, d := range p.K.Dims {
+			switch {
+			case d.Ext == 3 && d.S[opB] == 16 && d.S[opA] == 5:
+				gotI = true
+			case d.Ext == 4 && d.S[opB] == 1 && d.S[opA] == 0:
+				gotX = true
+			}
+		}
+	}
+	if !gotI || !gotX || p.K.Size != 12 {
+		t.Fatalf("K group %+v", p.K.Dims)
+	}
+	b := mustPlan(t, "bij,bjk->bik", dense(7, 2, 3), dense(7, 3, 4), dense(7, 2, 4))
+	want := [3]int{6, 12, 8}
+	if b.Swapped {
+		want = [3]int{12, 6, 8}
+	}
+	if b.Batch.Size != 7 || len(b.Batch.Dims) != 1 || b.Batch.Dims[0].S != want {
+		t.Fatalf("batch group %+v", b.Batch.Dims)
+	}
+}
+
+func TestPlanErrors(t *testing.T) {
+	cases := []struct {
+		spec    string
+		a, b, c View
+		want    error
+	}{
+		{"ij,jk->ik", dense(2, 3), dense(4, 5), dense(2, 5), ErrShape},
+		{"ij,jk->ik", View{Len: 6, Shape: []int{2, 3}, Strides: []int{1}}, dense(3, 5), dense(2, 5), ErrShape},
+		{"ij,jk->ik", dense(2, 3), dense(3, 5), View{Len: 10, Shape: []int{2, 5}, Strides: []int{0, 1}}, ErrOverlap},
+		{"ij,jk->ik", View{Len: 6, Shape: []int{2, 3}, Strides: []int{1 << 62, 1 << 62}}, dense(3, 5), dense(2, 5), ErrBounds},
+	}
+	for _, k := range cases {
+		sp, err := ParseSpec(k.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := NewPlan(sp, k.a, k.b, k.c); !errors.Is(err, k.want) {
+			t.Errorf("%s %v: err = %v, want %v", k.spec, k.a, err, k.want)
+		}
+	}
+}
+
+func TestInjective(t *testing.T) {
+	cases := []struct {
+		shape, strides []int
+		want           bool
+	}{
+		{[]int{3, 4}, []int{4, 1}, true},
+		{[]int{3, 4}, []int{1, 3}, true},
+		{[]int{3, 4}, []int{1, 2}, false},
+		{[]int{3, 2}, []int{4, 5}, true}, // interleaved, still one-to-one
+		{[]int{2, 2}, []int{-1, 1}, false},
+		{[]int{5, 1}, []int{1, 0}, true},
+		{[]int{5, 2}, []int{1, 0}, false},
+	}
+	for _, k := range cases {
+		if got := injective(k.shape, k.strides); got != k.want {
+			t.Errorf("injective(%v, %v) = %v, want %v", k.shape, k.strides, got, k.want)
+		}
+	}
+}
+
+func TestSplitAndBalance(t *testing.T) {
+	covered := 0
+	for i := 0; i < 3; i++ {
+		lo, hi := split(100, 3, i, 8)
+		if lo%8 != 0 || lo != covered {
+			t.Fatalf("part %d = [%d,%d)", i, lo, hi)
+		}
+		covered = hi
+	}
+	if covered != 100 {
+		t.Fatalf("parts cover %d of 100", covered)
+	}
+	if b := balance(500, 384, 1); b != 250 {
+		t.Errorf("balance(500, 384) = %d, want 250", b)
+	}
+	if b := balance(100, 320, 32); b != 128 {
+		t.Errorf("balance(100, 320, 32) = %d, want 128", b)
+	}
+}
