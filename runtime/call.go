@@ -1,0 +1,104 @@
+package runtime
+
+import (
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/tcontract/tcontract/generated/kernels"
+	"github.com/tcontract/tcontract/generated/typed"
+	"github.com/tcontract/tcontract/workspace"
+)
+
+// scalar holds one value of any element type (complex128 is the largest).
+type scalar [16]byte
+
+// call is one contraction bound to its operands, its blocking and its team:
+// everything a team member reads. Records are reused by the pool, so a call
+// allocates nothing in steady state.
+type call struct {
+	pool *Pool
+	plan *Plan
+	ops  *typed.Ops
+	kern *kernels.Kernel
+	fn   kernels.Func
+
+	// Element sizes in bytes; cf is 2 for complex types, whose kernels run
+	// on twice the rows and twice the depth (the 1m method), else 1.
+	tsize, rsize, cf int
+	blk              typed.Blocking // in elements of T
+	mrR, nrR         int            // the kernel's tile in reals
+
+	// base[o] is the address of the element at all-zero coordinates of A, B
+	// and C in the plan's order (A and B exchanged when the plan is swapped).
+	base [3]unsafe.Pointer
+
+	alpha, beta, one scalar
+	// The kernel computes in reals: kalpha is alpha for real types and 1 for
+	// complex ones, whose alpha is folded into B's packing (alphaB).
+	kalpha, kone, kzero scalar
+	alphaB              *byte
+	// kbeta is the real beta the kernel applies on the first K block when it
+	// can write C directly; betaDirect is false when a complex beta is not
+	// real, and those tiles go through the tile and WriteBack.
+	kbeta      scalar
+	betaDirect bool
+
+	pm, pn   int
+	batchPar bool // batches split over the team, each member a team of one
+	req      workspace.Req
+	lease    *workspace.TeamLease
+	panels   [][]byte // one packed-B panel per column group
+
+	helpers []*poolWorker
+	pending atomic.Int32
+	done    chan struct{}
+}
+
+func newCall(threads int) *call {
+	return &call{
+		panels:  make([][]byte, 0, threads),
+		helpers: make([]*poolWorker, 0, threads),
+		done:    make(chan struct{}, 1),
+	}
+}
+
+// reset drops the references a finished call holds, so a pooled record does
+// not keep operands alive.
+func (c *call) reset() {
+	c.plan, c.ops, c.kern, c.fn, c.alphaB, c.lease = nil, nil, nil, nil, nil, nil
+	c.base = [3]unsafe.Pointer{}
+	for i := range c.panels {
+		c.panels[i] = nil
+	}
+	c.panels = c.panels[:0]
+}
+
+// runMember runs member m of the team with worker slot h.
+func (c *call) runMember(m int, h *workspace.Worker) {
+	c.pool.arena.WithWorker(h, c.req, func(b workspace.WorkerBufs) {
+		c.member(m, b)
+	})
+}
+
+// finish is a helper's last act on a call.
+func (c *call) finish() {
+	if c.pending.Add(-1) == 0 {
+		c.done <- struct{}{}
+	}
+}
+
+// wait returns when every helper has finished: it polls first, since helpers
+// usually finish within microseconds of the caller, then blocks.
+func (c *call) wait() {
+	if len(c.helpers) == 0 {
+		return
+	}
+	for i := 0; i < spinRounds; i++ {
+		select {
+		case <-c.done:
+			return
+		default:
+		}
+	}
+	<-c.done
+}

@@ -1,0 +1,207 @@
+package runtime
+
+import (
+	"math"
+	"unsafe"
+
+	"github.com/tcontract/tcontract/generated/typed"
+)
+
+// blocking is one call's blocking in elements of T.
+type blocking = typed.Blocking
+
+// Below parallelFlops a call runs on the calling goroutine alone: handing
+// work to another thread costs about a microsecond, and a product this small
+// takes only a few.
+const parallelFlops = 4e6
+
+// Run performs C = alpha·A·B + beta·C for the contraction spec on the pool.
+// t describes the element type; ops holds A, B and C; alpha and beta point
+// at values of that type. Everything is validated before anything is
+// written: on error C is unchanged.
+func (p *Pool) Run(spec string, t *typed.Ops, ops *[3]Operand, alpha, beta unsafe.Pointer) error {
+	if err := ISAError(); err != nil {
+		return err
+	}
+	views := [3]View{ops[opA].View, ops[opB].View, ops[opC].View}
+	plan, err := lookupPlan(spec, t.Type.Name, &views)
+	if err != nil {
+		return err
+	}
+	if err := plan.checkCall(ops, t.Type.Size); err != nil {
+		return err
+	}
+	c, h, err := p.enter()
+	if err != nil {
+		return err
+	}
+	defer p.leave(c, h)
+	if plan.Empty {
+		return nil
+	}
+	c.bind(p, plan, t, ops, alpha, beta)
+	c.chooseTeam()
+	c.req = t.Req(c.blk, c.pm, c.pn, scatterLen(c.blk), 0)
+	c.lease = p.arena.TakeTeam(c.req, c.pm, c.pn)
+	defer c.lease.Release()
+	if c.req.BBytes > 0 {
+		panel := c.lease.Panel(c.req.BBytes)
+		per := len(panel) / c.pn
+		for g := 0; g < c.pn; g++ {
+			c.panels = append(c.panels, panel[g*per:(g+1)*per:(g+1)*per])
+		}
+	}
+	c.pending.Store(int32(len(c.helpers)))
+	for i, w := range c.helpers {
+		w.start(c, i+1)
+	}
+	c.runMember(0, h)
+	c.wait()
+	p.release(c)
+	return nil
+}
+
+// bind fills the call record for one call.
+func (c *call) bind(p *Pool, plan *Plan, t *typed.Ops, ops *[3]Operand, alpha, beta unsafe.Pointer) {
+	c.pool, c.plan, c.ops = p, plan, t
+	c.kern, c.fn = KernelFor(t.Type.Real)
+	c.tsize, c.rsize = t.Type.Size, t.RealSize
+	c.cf = 1
+	if t.Type.Complex {
+		c.cf = 2
+	}
+	c.mrR, c.nrR = c.kern.MR, c.kern.NR
+
+	for o := 0; o < 3; o++ {
+		src := o
+		if plan.Swapped && o != opC {
+			src = 1 - o
+		}
+		c.base[o] = unsafe.Add(ops[src].Data, ops[src].Offset*c.tsize)
+	}
+
+	c.alpha, c.beta, c.one = scalar{}, scalar{}, scalar{}
+	c.kone, c.kzero, c.kalpha, c.kbeta = scalar{}, scalar{}, scalar{}, scalar{}
+	copy(c.alpha[:c.tsize], unsafe.Slice((*byte)(alpha), c.tsize))
+	copy(c.beta[:c.tsize], unsafe.Slice((*byte)(beta), c.tsize))
+	// One, in the element type and in its real type: the real part of a
+	// complex one is the real one, and its imaginary part is zero.
+	copy(c.one[:c.rsize], realOne(c.rsize))
+	copy(c.kone[:c.rsize], realOne(c.rsize))
+	if c.cf == 1 {
+		c.kalpha, c.kbeta, c.alphaB, c.betaDirect = c.alpha, c.beta, nil, true
+		return
+	}
+	// Complex: alpha is folded into B's packing, so the kernel's alpha is 1;
+	// a beta with a zero imaginary part is a real the kernel can apply.
+	c.kalpha = c.kone
+	c.alphaB = &c.alpha[0]
+	c.betaDirect = allZero(c.beta[c.rsize:c.tsize])
+	copy(c.kbeta[:c.rsize], c.beta[:c.rsize])
+}
+
+var one32, one64 = []byte{0, 0, 0x80, 0x3f}, []byte{0, 0, 0, 0, 0, 0, 0xf0, 0x3f}
+
+// realOne is the IEEE encoding of 1 in a real of size bytes (little endian,
+// as on every target with assembly kernels; the pure-Go paths read it back
+// with the same byte order through unsafe).
+func realOne(size int) []byte {
+	if size == 4 {
+		return one32
+	}
+	return one64
+}
+
+func allZero(b []byte) bool {
+	for _, x := range b {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// chooseTeam picks the team (threads and their pm×pn shape) and the
+// blocking from the problem's size and the idle workers it can get.
+func (c *call) chooseTeam() {
+	p := c.plan
+	mr, nr := c.kern.MR/c.cf, c.kern.NR
+	flops := p.Flops(c.cf == 2)
+	want := 1
+	if flops >= parallelFlops {
+		want = min(c.pool.threads, int(math.Min(flops/parallelFlops, 1<<20)))
+		tiles := ceilDiv(p.M.Size, mr) * ceilDiv(p.N.Size, nr)
+		if !c.batchWorthwhile(want) {
+			want = min(want, tiles)
+		}
+	}
+	c.pool.acquire(c, want-1)
+	team := 1 + len(c.helpers)
+
+	c.batchPar = team > 1 && c.batchWorthwhile(team)
+	if c.batchPar {
+		c.pm, c.pn = 1, team
+	} else {
+		c.pm, c.pn = teamShape(team, p.M.Size, p.N.Size, mr, nr)
+	}
+	kb := blocksFor(c.kern)
+	mShare, nShare := p.M.Size, p.N.Size
+	if !c.batchPar {
+		mShare, nShare = ceilDiv(mShare, c.pm), ceilDiv(nShare, c.pn)
+	}
+	mcMax := max(mr, kb.MC/c.cf/mr*mr)
+	kcMax := max(1, kb.KC/c.cf)
+	c.blk = blocking{
+		MR: mr,
+		NR: nr,
+		MC: balance(mShare, mcMax, mr),
+		KC: balance(p.K.Size, kcMax, 1),
+		NC: balance(nShare, kb.NC/nr*nr, nr),
+	}
+}
+
+// batchWorthwhile reports whether a team of t should split the batch
+// (each member running whole products) rather than each product.
+func (c *call) batchWorthwhile(t int) bool {
+	nb := c.plan.Batch.Size
+	if nb < t {
+		return false
+	}
+	per := c.plan.Flops(c.cf == 2) / float64(nb)
+	return nb%t == 0 || nb >= 4*t || per < parallelFlops
+}
+
+// teamShape factors t threads into pm (splitting M, sharing a B panel) by pn
+// (splitting N, each group its own panel), keeping each member's block of C
+// as square as the problem allows and splitting no side below one tile.
+func teamShape(t, m, n, mr, nr int) (pm, pn int) {
+	pm, pn = t, 1
+	best := math.Inf(1)
+	for q := 1; q <= t; q++ {
+		if t%q != 0 {
+			continue
+		}
+		r := t / q // candidate pm = r, pn = q
+		if r > 1 && m < r*mr || q > 1 && n < q*nr {
+			continue
+		}
+		score := math.Abs(math.Log((float64(m) / float64(r)) / (float64(n) / float64(q))))
+		// Ties go to more column groups: they need no barrier.
+		if score <= best {
+			best, pm, pn = score, r, q
+		}
+	}
+	return pm, pn
+}
+
+// balance splits total into blocks of at most max (a multiple of align),
+// all nearly equal and rounded up to align, so the last block is not a
+// sliver.
+func balance(total, max, align int) int {
+	if total <= 0 {
+		return 0
+	}
+	n := ceilDiv(total, max)
+	b := ceilDiv(ceilDiv(total, n), align) * align
+	return min(b, max)
+}
