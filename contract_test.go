@@ -1,0 +1,210 @@
+package tcontract_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	tc "github.com/tcontract/tcontract"
+)
+
+// One randomized suite for every element type: random role mixes, ranks
+// 0–6, extents 0–6, every layout, offsets, alpha/beta cases, NaN in C with
+// beta = 0, canaries around C, A·B against B·A and every cyclic permutation
+// of the output, all against the plain nested-loop reference.
+
+func TestContractRandomFloat32(t *testing.T)    { testContractRandom[float32](t) }
+func TestContractRandomFloat64(t *testing.T)    { testContractRandom[float64](t) }
+func TestContractRandomComplex64(t *testing.T)  { testContractRandom[complex64](t) }
+func TestContractRandomComplex128(t *testing.T) { testContractRandom[complex128](t) }
+
+func TestContractLargeFloat32(t *testing.T)    { testContractLarge[float32](t) }
+func TestContractLargeFloat64(t *testing.T)    { testContractLarge[float64](t) }
+func TestContractLargeComplex64(t *testing.T)  { testContractLarge[complex64](t) }
+func TestContractLargeComplex128(t *testing.T) { testContractLarge[complex128](t) }
+
+const letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+// contraction is a spec with an extent per label.
+type contraction struct {
+	a, b, c string
+	ext     map[byte]int
+}
+
+func (k contraction) spec() string { return k.a + "," + k.b + "->" + k.c }
+
+func (k contraction) shape(labels string) []int {
+	s := make([]int, len(labels))
+	for i := range labels {
+		s[i] = k.ext[labels[i]]
+	}
+	return s
+}
+
+// randomContraction draws a role mix: batch, free in A, free in B,
+// contracted, summed out of one input, and a diagonal; ranks stay <= 6 and
+// the whole index space small enough for the reference.
+func randomContraction(rng *rand.Rand) contraction {
+	for {
+		pool := []byte(letters)
+		rng.Shuffle(len(pool), func(i, j int) { pool[i], pool[j] = pool[j], pool[i] })
+		take := func(n int) string {
+			s := string(pool[:n])
+			pool = pool[n:]
+			return s
+		}
+		batch, m, n, k := take(rng.IntN(3)), take(rng.IntN(3)), take(rng.IntN(3)), take(rng.IntN(3))
+		aOnly, bOnly := "", ""
+		if rng.IntN(5) == 0 {
+			aOnly = take(1)
+		}
+		if rng.IntN(5) == 0 {
+			bOnly = take(1)
+		}
+		a := batch + m + k + aOnly
+		b := batch + n + k + bOnly
+		c := batch + m + n
+		// A diagonal: a label of A (or B) written twice.
+		if rng.IntN(5) == 0 && len(a) > 0 {
+			a += string(a[rng.IntN(len(a))])
+		} else if rng.IntN(5) == 0 && len(b) > 0 {
+			b += string(b[rng.IntN(len(b))])
+		}
+		if len(a) > 6 || len(b) > 6 || len(c) > 6 {
+			continue
+		}
+		ext := map[byte]int{}
+		space := 1
+		for _, l := range []byte(batch + m + n + k + aOnly + bOnly) {
+			e := 1 + rng.IntN(6)
+			if rng.IntN(30) == 0 {
+				e = 0
+			}
+			ext[l] = e
+			space *= max(e, 1)
+		}
+		if space > 20000 {
+			continue
+		}
+		return contraction{a: shuffle(rng, a), b: shuffle(rng, b), c: shuffle(rng, c), ext: ext}
+	}
+}
+
+func shuffle(rng *rand.Rand, s string) string {
+	b := []byte(s)
+	rng.Shuffle(len(b), func(i, j int) { b[i], b[j] = b[j], b[i] })
+	return string(b)
+}
+
+// scalars are the alpha/beta cases.
+func scalarCase[T tc.Scalar](rng *rand.Rand, i int) T {
+	switch i % 4 {
+	case 0:
+		return 0
+	case 1:
+		return 1
+	case 2:
+		return fromC[T](-1)
+	}
+	return randValue[T](rng)
+}
+
+// runCase runs one contraction on fresh tensors and checks C, inside and
+// outside its view, against the reference.
+func runCase[T tc.Scalar](t *testing.T, rng *rand.Rand, k contraction, la, lb, lc layout, alpha, beta T, opts ...tc.Option) {
+	t.Helper()
+	nanC := toC(beta) == 0 && rng.IntN(2) == 0
+	a := makeView(rng, k.shape(k.a), la, func() T { return randValue[T](rng) })
+	b := makeView(rng, k.shape(k.b), lb, func() T { return randValue[T](rng) })
+	c := outputView[T](rng, k.shape(k.c), lc, nanC)
+	what := fmt.Sprintf("%s %s ext=%v layouts=%v/%v/%v alpha=%v beta=%v nanC=%v", typeName[T](), k.spec(), k.ext, la, lb, lc, alpha, beta, nanC)
+	ref := reference(k.spec(), alpha, a, b, beta, c)
+	if err := tc.Contract(k.spec(), alpha, a, b, beta, c, opts...); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	checkResult(t, what, c, ref)
+	if i := outsideUntouched(c); i >= 0 {
+		t.Fatalf("%s: wrote C.Data[%d], outside C's view", what, i)
+	}
+	// B·A must give what A·B gives.
+	c2 := cloneTensor(c)
+	for _, i := range viewIndices(c2) {
+		c2.Data[i] = 0
+	}
+	swapped := k.b + "," + k.a + "->" + k.c
+	if err := tc.Contract(swapped, alpha, b, a, 0, c2, opts...); err != nil {
+		t.Fatalf("%s swapped: %v", what, err)
+	}
+	ref0 := reference(k.spec(), alpha, a, b, 0, c2)
+	checkResult(t, what+" as B·A", c2, ref0)
+}
+
+func testContractRandom[T tc.Scalar](t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, uint64(len(typeName[T]()))))
+	cases := 400
+	if testing.Short() {
+		cases = 100
+	}
+	for i := 0; i < cases; i++ {
+		k := randomContraction(rng)
+		la, lb := layout(rng.IntN(int(numLayouts))), layout(rng.IntN(int(numLayouts)))
+		lc := layout(rng.IntN(int(numLayouts)))
+		runCase(t, rng, k, la, lb, lc, scalarCase[T](rng, i), scalarCase[T](rng, i/4))
+		if t.Failed() {
+			return
+		}
+		// Every cyclic permutation of the output labels.
+		if i%10 == 0 && len(k.c) > 1 {
+			for r := 1; r < len(k.c); r++ {
+				kr := k
+				kr.c = k.c[r:] + k.c[:r]
+				runCase(t, rng, kr, la, lb, lc, scalarCase[T](rng, i+1), scalarCase[T](rng, i+2))
+			}
+		}
+	}
+}
+
+// testContractLarge runs contractions whose groups span several MC, KC and
+// NC blocks and engage the whole team.
+func testContractLarge[T tc.Scalar](t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, uint64(len(typeName[T]()))))
+	cases := []contraction{
+		// M = 391 over two dims, N = 13, K = 861 over two dims.
+		{a: "kaml", b: "nlk", c: "man", ext: map[byte]int{'m': 17, 'a': 23, 'n': 13, 'k': 21, 'l': 41}},
+		// N beyond NC.
+		{a: "mk", b: "kn", c: "mn", ext: map[byte]int{'m': 7, 'n': 4100, 'k': 40}},
+		// A batch of mid-size products.
+		{a: "bmk", b: "bkn", c: "bmn", ext: map[byte]int{'b': 6, 'm': 70, 'n': 50, 'k': 90}},
+		// Many tiny products.
+		{a: "mkb", b: "bkn", c: "nbm", ext: map[byte]int{'b': 300, 'm': 3, 'n': 4, 'k': 5}},
+		// Row-major GEMM shape with merged dims.
+		{a: "abcd", b: "cdef", c: "abef", ext: map[byte]int{'a': 9, 'b': 13, 'c': 11, 'd': 29, 'e': 7, 'f': 17}},
+	}
+	for i, k := range cases {
+		for _, l := range []layout{rowMajor, colMajor, mixed} {
+			runCase(t, rng, k, l, layout((int(l)+i)%int(numLayouts)), l, randValue[T](rng), scalarCase[T](rng, i))
+		}
+	}
+}
+
+func TestContractRankZero(t *testing.T) {
+	a := tc.Dense([]float64{3}, []int{}...)
+	b := tc.Dense([]float64{4}, []int{}...)
+	c := tc.Dense([]float64{5}, []int{}...)
+	if err := tc.Contract(",->", 2, a, b, 10, c); err != nil {
+		t.Fatal(err)
+	}
+	if c.Data[0] != 2*3*4+10*5 {
+		t.Fatalf("got %v, want %v", c.Data[0], 2*3*4+10*5)
+	}
+}
+
+func TestSpecLabelsOnlyLetters(t *testing.T) {
+	for _, s := range []string{"a1,b->ab", "a,b->a b", "a,b-ab"} {
+		err := tc.Contract(s, 1.0, tc.Dense([]float64{1}, 1), tc.Dense([]float64{1}, 1), 0, tc.Dense([]float64{0, 0}, 1, 1))
+		if err == nil || !strings.Contains(err.Error(), "spec") {
+			t.Errorf("%q: got %v, want a spec error", s, err)
+		}
+	}
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package tcontract_test
+
+const raceEnabled = false
