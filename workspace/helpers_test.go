@@ -58,3 +58,8 @@ func holds(b []byte, v byte) bool {
 	}
 	return true
 }
+
+// impossible is a valid request no system can satisfy on a 64-bit target: no
+// OS maps 2^62 bytes, and no slice has 2^62 int64 elements. It makes a growth
+// fail for real, after earlier growths of the same call succeeded.
+const impossible = maxBytes

@@ -11,3 +11,6 @@ func osMap(n int) ([]byte, error) { return heapMap(n), nil }
 
 // osUnmap leaves heap storage to the garbage collector.
 func osUnmap([]byte) error { return nil }
+
+// hugeSize is zero: the heap offers no huge-page advice.
+var hugeSize = 0

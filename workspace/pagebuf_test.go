@@ -62,7 +62,7 @@ func TestPageBufGrowsByDoublingAndAligns(t *testing.T) {
 func TestPageBufMappingFailurePanicsEmpty(t *testing.T) {
 	var p pageBuf
 	p.ensure(pageSize, nil)
-	mustPanic(t, "impossible mapping", func() { p.ensure(1<<60, nil) })
+	mustPanic(t, "impossible mapping", func() { p.ensure(impossible, nil) })
 	if p.capBytes() != 0 {
 		t.Fatalf("failed growth left %d bytes counted", p.capBytes())
 	}

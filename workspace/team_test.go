@@ -242,7 +242,7 @@ func TestTakeTeamPanicInPreparation(t *testing.T) {
 	p := addr(l.Panel(req.BBytes))
 	l.Release()
 	before := a.Stats()
-	mustPanic(t, "impossible scatter", func() { a.TakeTeam(Req{TeamScatter: 1 << 61}, 1, 1) })
+	mustPanic(t, "impossible scatter", func() { a.TakeTeam(Req{TeamScatter: impossible}, 1, 1) })
 	if s := a.Stats(); s != before || a.RetainedPanelBytes() != 8192 {
 		t.Fatalf("stats %+v after a failed take, was %+v", s, before)
 	}
@@ -254,7 +254,7 @@ func TestTakeTeamPanicInPreparation(t *testing.T) {
 		t.Fatal("set not returned after a failed preparation")
 	}
 	// A failed panel growth settles too.
-	mustPanic(t, "impossible panel", func() { l.Panel(1 << 60) })
+	mustPanic(t, "impossible panel", func() { l.Panel(impossible) })
 	if a.RetainedPanelBytes() != 0 {
 		t.Fatalf("panel %d counted after its growth failed", a.RetainedPanelBytes())
 	}

@@ -180,7 +180,7 @@ func TestWithWorkerPanicInPreparation(t *testing.T) {
 	called := false
 	// A grows, then the tile mapping fails.
 	mustPanic(t, "impossible tile", func() {
-		a.WithWorker(w, Req{ABytes: 8192, TileBytes: 1 << 60}, func(WorkerBufs) { called = true })
+		a.WithWorker(w, Req{ABytes: 8192, TileBytes: impossible}, func(WorkerBufs) { called = true })
 	})
 	if called {
 		t.Fatal("callback ran although preparation failed")
