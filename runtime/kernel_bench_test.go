@@ -15,26 +15,13 @@ import (
 // 256 steps stay in L1 (B̃) and L1/L2 (Ã) like the driver's.
 const benchKC = 256
 
-// peaks holds, per path and real type, the highest peak measured in this
-// process: every benchmark function re-measures it and keeps the maximum, so
-// a fraction is never inflated by a probe that ran while the machine was
-// busy.
-var peaks struct {
-	sync.Mutex
-	m map[string]float64
-}
+// benchChunk is how long one timed chunk of a benchmark, and one repetition
+// of the peak probe beside it, lasts: short, so that on a shared machine
+// many of them run undisturbed.
+const benchChunk = 250 * time.Microsecond
 
-func benchPeak(isa, real string) float64 {
-	v := peakOn(isa, real, 1)
-	peaks.Lock()
-	defer peaks.Unlock()
-	if peaks.m == nil {
-		peaks.m = map[string]float64{}
-	}
-	key := isa + "/" + real
-	peaks.m[key] = max(peaks.m[key], v)
-	return peaks.m[key]
-}
+// probeIters caches, per probe, a trip count that runs about benchChunk.
+var probeIters sync.Map // *kernels.Peak -> int
 
 // benchKernels calls f for the function of every kernel row this machine
 // can run: the assembly on assembly paths, the Go kernel on generic.
@@ -54,16 +41,29 @@ func benchKernels(b *testing.B, f func(b *testing.B, k *kernels.Kernel, fn kerne
 	}
 }
 
-// measure runs op b.N times in timed chunks of about peakRepTime (the
-// length of one peak-probe repetition) and reports:
+// measure runs op b.N times in timed chunks of about benchChunk, running
+// one equally long repetition of the peak probe after each chunk, and
+// reports:
 //   - GFLOP/s: the mean rate over all b.N calls;
-//   - %peak: the fastest chunk's rate as a percentage of the peak probe,
-//     both measured the same way (best of equally short timed runs), so the
-//     ratio is the kernel's efficiency rather than the machine's load;
+//   - %peak: the fastest chunk's rate as a percentage of the fastest probe
+//     repetition: both are best of equally many, equally short runs taken
+//     side by side, so the ratio is the kernel's efficiency rather than the
+//     machine's load or clock at the time;
 //   - %peak-mean: the mean rate against the same peak.
 func measure(b *testing.B, k *kernels.Kernel, flopsPerOp float64, op func()) {
-	peak := benchPeak(k.ISA, k.Real)
-	best := 0.0
+	p := probeOn(k.ISA, k.Real)
+	v, ok := probeIters.Load(p)
+	if !ok {
+		v = calibrate(p.Fn, benchChunk)
+		probeIters.Store(p, v)
+	}
+	iters := v.(int)
+	probe := func() float64 {
+		t0 := time.Now()
+		p.Fn(iters)
+		return float64(iters) * float64(p.FlopsPerIter) / time.Since(t0).Seconds() / 1e9
+	}
+	best, peak := 0.0, 0.0
 	chunk := 1
 	b.ResetTimer()
 	for done := 0; done < b.N; {
@@ -73,16 +73,20 @@ func measure(b *testing.B, k *kernels.Kernel, flopsPerOp float64, op func()) {
 			op()
 		}
 		d := time.Since(t0)
-		if n == chunk && d < peakRepTime {
-			chunk *= 2 // still growing to the probe's repetition length
-		} else if n == chunk || best == 0 {
-			best = max(best, flopsPerOp*float64(n)/d.Seconds()/1e9)
-		}
 		done += n
+		if n == chunk && d < benchChunk {
+			chunk *= 2 // still growing to the chunk length
+			continue
+		}
+		best = max(best, flopsPerOp*float64(n)/d.Seconds()/1e9)
+		b.StopTimer()
+		peak = max(peak, probe())
+		b.StartTimer()
 	}
 	b.StopTimer()
-	if best == 0 { // b.N too small to fill one chunk
+	for peak == 0 || best == 0 { // b.N too small to fill one chunk
 		best = flopsPerOp * float64(b.N) / b.Elapsed().Seconds() / 1e9
+		peak = probe()
 	}
 	mean := flopsPerOp * float64(b.N) / b.Elapsed().Seconds() / 1e9
 	b.ReportMetric(mean, "GFLOP/s")

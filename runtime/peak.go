@@ -40,7 +40,7 @@ func probeOn(isa, real string) *kernels.Peak {
 func peakOn(isa, real string, threads int) float64 {
 	p := probeOn(isa, real)
 	threads = max(1, threads)
-	iters := calibrate(p.Fn)
+	iters := calibrate(p.Fn, peakRepTime)
 	var (
 		start = make([]chan struct{}, threads)
 		wg    sync.WaitGroup
@@ -88,15 +88,15 @@ func peakOn(isa, real string, threads int) float64 {
 	return best / 1e9
 }
 
-// calibrate returns a trip count that takes about peakRepTime.
-func calibrate(fn func(int)) int {
-	iters := 1 << 10
+// calibrate returns a trip count of fn that takes about target.
+func calibrate(fn func(int), target time.Duration) int {
+	iters := 1 << 8
 	for {
 		t0 := time.Now()
 		fn(iters)
 		d := time.Since(t0)
-		if d >= peakRepTime/4 || iters >= 1<<30 {
-			return max(1, int(float64(iters)*float64(peakRepTime)/float64(max(d, 1))))
+		if d >= target/4 || iters >= 1<<30 {
+			return max(1, int(float64(iters)*float64(target)/float64(max(d, 1))))
 		}
 		iters *= 4
 	}

@@ -3,6 +3,7 @@ package runtime
 import (
 	"math"
 	"testing"
+	"time"
 
 	"github.com/tcontract/tcontract/generated/kernels"
 	"github.com/tcontract/tcontract/internal/spec"
@@ -45,7 +46,7 @@ func TestPeakProbes(t *testing.T) {
 			t.Errorf("%s/%s: %d flops per trip, want %d", p.ISA, p.Real, p.FlopsPerIter, want)
 		}
 	}
-	if n := calibrate(func(int) {}); n < 1 {
+	if n := calibrate(func(int) {}, time.Millisecond); n < 1 {
 		t.Errorf("calibrate of a no-op = %d", n)
 	}
 }
