@@ -45,26 +45,44 @@ func newContraction(t spec.Type, sp string, a, b, c []int) (callFunc, error) {
 	return nil, fmt.Errorf("the command has no operands for type %s", t.Name)
 }
 
-func gemmOf[T tcontract.Scalar](s mnk) callFunc {
+// operands are one product's tensors and the call that computes it.
+type operands[T tcontract.Scalar] struct {
+	a, b, c tcontract.Tensor[T]
+	call    callFunc
+}
+
+func gemmOf[T tcontract.Scalar](s mnk) callFunc { return gemmOperands[T](s).call }
+
+func gemmOperands[T tcontract.Scalar](s mnk) operands[T] {
 	r := newRand()
-	a := tcontract.Dense(random[T](s.M*s.K, r), s.M, s.K)
-	b := tcontract.Dense(random[T](s.K*s.N, r), s.K, s.N)
-	c := tcontract.Dense(make([]T, s.M*s.N), s.M, s.N)
-	var one, zero T = 1, 0
-	return func(p *tcontract.Pool) error {
-		return tcontract.Gemm(one, a, b, zero, c, tcontract.WithPool(p))
+	o := operands[T]{
+		a: tcontract.Dense(random[T](s.M*s.K, r), s.M, s.K),
+		b: tcontract.Dense(random[T](s.K*s.N, r), s.K, s.N),
+		c: tcontract.Dense(zeros[T](s.M*s.N), s.M, s.N),
 	}
+	var one, zero T = 1, 0
+	o.call = func(p *tcontract.Pool) error {
+		return tcontract.Gemm(one, o.a, o.b, zero, o.c, tcontract.WithPool(p))
+	}
+	return o
 }
 
 func contractionOf[T tcontract.Scalar](sp string, as, bs, cs []int) callFunc {
+	return contractionOperands[T](sp, as, bs, cs).call
+}
+
+func contractionOperands[T tcontract.Scalar](sp string, as, bs, cs []int) operands[T] {
 	r := newRand()
-	a := tcontract.Dense(random[T](volume(as), r), as...)
-	b := tcontract.Dense(random[T](volume(bs), r), bs...)
-	c := tcontract.Dense(make([]T, volume(cs)), cs...)
-	var one, zero T = 1, 0
-	return func(p *tcontract.Pool) error {
-		return tcontract.Contract(sp, one, a, b, zero, c, tcontract.WithPool(p))
+	o := operands[T]{
+		a: tcontract.Dense(random[T](volume(as), r), as...),
+		b: tcontract.Dense(random[T](volume(bs), r), bs...),
+		c: tcontract.Dense(zeros[T](volume(cs)), cs...),
 	}
+	var one, zero T = 1, 0
+	o.call = func(p *tcontract.Pool) error {
+		return tcontract.Contract(sp, one, o.a, o.b, zero, o.c, tcontract.WithPool(p))
+	}
+	return o
 }
 
 func volume(shape []int) int {
@@ -79,10 +97,19 @@ func volume(shape []int) int {
 // ordinary (uniform in [-1, 1), no subnormals that would slow the FPU).
 func newRand() *rand.Rand { return rand.New(rand.NewPCG(1, 2)) }
 
+// pattern is how many elements random draws; the rest of a slice repeats
+// them. Timing does not depend on the values, and copying fills a TCCG
+// operand of a gigabyte many times faster than drawing every element.
+const pattern = 1 << 14
+
+// random is a slice of n values whose first elements are random and the
+// rest a repeat of them; every page is written, so the first timed call
+// does not pay the page faults.
 func random[T tcontract.Scalar](n int, r *rand.Rand) []T {
 	s := make([]T, n)
+	head := s[:min(n, pattern)]
 	u := func() float64 { return 2*r.Float64() - 1 }
-	switch v := any(s).(type) {
+	switch v := any(head).(type) {
 	case []float32:
 		for i := range v {
 			v[i] = float32(u())
@@ -100,5 +127,16 @@ func random[T tcontract.Scalar](n int, r *rand.Rand) []T {
 			v[i] = complex(u(), u())
 		}
 	}
+	for done := len(head); done < n; {
+		done += copy(s[done:], s[:done])
+	}
+	return s
+}
+
+// zeros is a slice of n zeros with every page written (a large make is
+// fresh memory the OS maps on first touch).
+func zeros[T tcontract.Scalar](n int) []T {
+	s := make([]T, n)
+	clear(s)
 	return s
 }
