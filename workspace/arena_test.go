@@ -69,7 +69,7 @@ func TestTracePerArena(t *testing.T) {
 	if got := a.TraceTake(); !reflect.DeepEqual(got, []Growth{{tid, mapGranule}}) {
 		t.Fatalf("arena a traced %+v", got)
 	}
-	if got := b.TraceTake(); !reflect.DeepEqual(got, []Growth{{tid, 1 << 16}, {tid, 1 << 17}}) {
+	if got := b.TraceTake(); !reflect.DeepEqual(got, []Growth{{tid, roundCap(1 << 16)}, {tid, roundCap(1 << 17)}}) {
 		t.Fatalf("arena b traced %+v", got)
 	}
 	if got := plain.TraceTake(); len(got) != 0 {
@@ -90,8 +90,8 @@ func TestTrimWithLeaseOut(t *testing.T) {
 	lent := a.TakeTeam(req, 1, 1)
 	panel := lent.Panel(req.BBytes)
 	spare.Release()
-	slot := 8192 + 4096 + 64
-	set := 16384 + 64
+	slot := roundCap(8192) + roundCap(4096) + 64
+	set := roundCap(16384) + 64
 	if s := a.Stats(); s != (Stats{RetainedBytes: 2*slot + 2*set, LeasedBytes: set}) {
 		t.Fatalf("before trim: %+v", s)
 	}
@@ -103,7 +103,7 @@ func TestTrimWithLeaseOut(t *testing.T) {
 		if s := a.Stats(); s != (Stats{RetainedBytes: slot + set, LeasedBytes: slot + set}) {
 			t.Fatalf("after trim, in flight: %+v", s)
 		}
-		if a.RetainedPanelBytes() != 16384 {
+		if a.RetainedPanelBytes() != roundCap(16384) {
 			t.Fatalf("trim freed a lent panel: %d left", a.RetainedPanelBytes())
 		}
 		fill(b.Tile, 9)

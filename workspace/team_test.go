@@ -18,8 +18,8 @@ func TestTakeTeamAccounting(t *testing.T) {
 		t.Fatalf("panel len %d at %#x", len(p), addr(p))
 	}
 	// Panel growth is accounted at once, not at release.
-	held := 16384 + 8*16 + bars
-	if s := a.Stats(); s != (Stats{RetainedBytes: held, LeasedBytes: held}) || a.RetainedPanelBytes() != 16384 {
+	held := roundCap(10000) + 8*16 + bars
+	if s := a.Stats(); s != (Stats{RetainedBytes: held, LeasedBytes: held}) || a.RetainedPanelBytes() != roundCap(10000) {
 		t.Fatalf("after panel growth: %+v, panel %d", a.Stats(), a.RetainedPanelBytes())
 	}
 	if q := l.Panel(100); addr(q) != addr(p) || len(q) != 100 {
@@ -128,8 +128,8 @@ func TestPanelConcurrentSameSize(t *testing.T) {
 			t.Fatal("concurrent same-size Panel calls got different panels")
 		}
 	}
-	if n := len(a.TraceTake()); n != 1 || a.RetainedPanelBytes() != 65536 {
-		t.Fatalf("%d growths, panel %d bytes: want one growth to 65536", n, a.RetainedPanelBytes())
+	if n := len(a.TraceTake()); n != 1 || a.RetainedPanelBytes() != roundCap(50000) {
+		t.Fatalf("%d growths, panel %d bytes: want one growth to %d", n, a.RetainedPanelBytes(), roundCap(50000))
 	}
 	l.Release()
 }
@@ -243,7 +243,7 @@ func TestTakeTeamPanicInPreparation(t *testing.T) {
 	l.Release()
 	before := a.Stats()
 	mustPanic(t, "impossible scatter", func() { a.TakeTeam(Req{TeamScatter: impossible}, 1, 1) })
-	if s := a.Stats(); s != before || a.RetainedPanelBytes() != 8192 {
+	if s := a.Stats(); s != before || a.RetainedPanelBytes() != roundCap(8192) {
 		t.Fatalf("stats %+v after a failed take, was %+v", s, before)
 	}
 	if err := audit(a); err != nil {

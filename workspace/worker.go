@@ -20,7 +20,9 @@ func (w *Worker) bytes() int {
 }
 
 // NewWorker makes a slot in the arena and returns its handle. The slot holds
-// nothing until its first call.
+// nothing until its first call. Slots live as long as the arena (Trim empties
+// them but keeps them), so owners keep their handles, a pool one per worker
+// and callers on a free list, rather than making one per call.
 func (a *Arena) NewWorker() *Worker {
 	w := &Worker{arena: a}
 	a.mu.Lock()

@@ -26,7 +26,7 @@ func TestWithWorkerBuffers(t *testing.T) {
 		*b.Scatter = append(*b.Scatter, 1, 2, 3)
 		first = b
 	})
-	want := 8192 + mapGranule + 8*10
+	want := roundCap(5000) + roundCap(100) + 8*10
 	if s := a.Stats(); s != (Stats{RetainedBytes: want}) {
 		t.Fatalf("stats %+v, want retained %d", s, want)
 	}
@@ -65,16 +65,16 @@ func TestStatsCountCheckoutCapacity(t *testing.T) {
 			t.Fatalf("in flight, first call: %+v", s)
 		}
 	})
-	if s := a.Stats(); s != (Stats{RetainedBytes: 8192}) {
+	if s := a.Stats(); s != (Stats{RetainedBytes: roundCap(8192)}) {
 		t.Fatalf("after first call: %+v", s)
 	}
 	a.WithWorker(w, Req{ABytes: 20000, TileBytes: 1}, func(WorkerBufs) {
-		// Counted at the 8192 it had at checkout, not at what it grew to.
-		if s := a.Stats(); s != (Stats{RetainedBytes: 8192, LeasedBytes: 8192}) {
+		// Counted at the capacity it had at checkout, not at what it grew to.
+		if s := a.Stats(); s != (Stats{RetainedBytes: roundCap(8192), LeasedBytes: roundCap(8192)}) {
 			t.Fatalf("in flight, growing call: %+v", s)
 		}
 	})
-	if s := a.Stats(); s != (Stats{RetainedBytes: 32768 + mapGranule}) {
+	if s := a.Stats(); s != (Stats{RetainedBytes: roundCap(20000) + roundCap(1)}) {
 		t.Fatalf("after growing call: %+v", s)
 	}
 }
@@ -139,7 +139,7 @@ func TestWithWorkerReentrantGetsFreshBuffers(t *testing.T) {
 			t.Fatal("re-entrant call disturbed the outer buffers")
 		}
 	})
-	if s := a.Stats(); s != (Stats{RetainedBytes: 8192 + 4096 + 64}) {
+	if s := a.Stats(); s != (Stats{RetainedBytes: roundCap(8192) + roundCap(4096) + 64}) {
 		t.Fatalf("stats %+v after re-entrant call", s)
 	}
 }
@@ -163,7 +163,7 @@ func TestWithWorkerPanicInCallback(t *testing.T) {
 	if err := audit(a); err != nil {
 		t.Fatal(err)
 	}
-	if s := a.Stats(); s.LeasedBytes != 0 || s.RetainedBytes < 8192+8*64 {
+	if s := a.Stats(); s.LeasedBytes != 0 || s.RetainedBytes < roundCap(8192)+8*64 {
 		t.Fatalf("stats %+v after a panicking callback", s)
 	}
 	// The slot came back: the next call gets its storage, not a fresh buffer.
@@ -185,7 +185,7 @@ func TestWithWorkerPanicInPreparation(t *testing.T) {
 	if called {
 		t.Fatal("callback ran although preparation failed")
 	}
-	if s := a.Stats(); s != (Stats{RetainedBytes: 8192}) {
+	if s := a.Stats(); s != (Stats{RetainedBytes: roundCap(8192)}) {
 		t.Fatalf("stats %+v after a failed preparation, want the grown A counted", s)
 	}
 	if err := audit(a); err != nil {
