@@ -20,7 +20,7 @@ func main() {
 	fs := flag.NewFlagSet("avx512", flag.ExitOnError)
 	out := fs.String("out", ".", "output directory")
 	_ = fs.Parse(os.Args[1:])
-	cfg := emit.Config{Argv: []string{"go", "run", "./avx512", "-out", *out}, Pkg: "kernels", Dir: *out}
+	cfg := emit.Config{Argv: []string{"go", "run", "./avx512", "-out", *out}, Pkg: "kernels", Dir: *out, Written: map[string]bool{}}
 	for _, k := range spec.KernelsFor(spec.AVX512) {
 		g := x86.New(k, 64)
 		kernel(g)
@@ -34,6 +34,11 @@ func main() {
 		}
 		c := x86.Peak(spec.AVX512, r)
 		if err := cfg.File(c, "peak_"+r.Short+"_avx512_amd64"); err != nil {
+			log.Fatal(err)
+		}
+	}
+	for _, pattern := range []string{"gemm_*_avx512_amd64.*", "peak_*_avx512_amd64.*"} {
+		if err := emit.Prune(*out, pattern, cfg.Written); err != nil {
 			log.Fatal(err)
 		}
 	}

@@ -43,6 +43,19 @@ func main() {
 		files["registry_"+arch+".go"] = f
 	}
 	files["registry_noasm.go"] = noAsm()
+	// A row that left the table leaves its twin behind, which would still
+	// compile: remove twins of rows that are gone.
+	old, err := filepath.Glob(filepath.Join(*out, "*_twin.go"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, path := range old {
+		if files[filepath.Base(path)] == nil {
+			if err := os.Remove(path); err != nil {
+				log.Fatal(err)
+			}
+		}
+	}
 	for name, f := range files {
 		var b bytes.Buffer
 		if err := f.Render(&b); err != nil {

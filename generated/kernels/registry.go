@@ -61,10 +61,10 @@ var Kernels = []Kernel{
 		Go:     gemm_f64_8x6_neon_go,
 	},
 	{
-		Kernel: spec.Kernel{ISA: "generic", Real: "float32", MR: 8, NR: 4, Unroll: 1, PrefetchA: 0, PrefetchB: 0, MC: 256, KC: 256, NC: 4096},
-		Name:   "gemm_f32_8x4_generic",
+		Kernel: spec.Kernel{ISA: "generic", Real: "float32", MR: 4, NR: 4, Unroll: 1, PrefetchA: 0, PrefetchB: 0, MC: 256, KC: 256, NC: 4096},
+		Name:   "gemm_f32_4x4_generic",
 		Asm:    nil,
-		Go:     gemm_f32_8x4_generic_go,
+		Go:     gemm_f32_4x4_generic_go,
 	},
 	{
 		Kernel: spec.Kernel{ISA: "generic", Real: "float64", MR: 4, NR: 4, Unroll: 1, PrefetchA: 0, PrefetchB: 0, MC: 128, KC: 256, NC: 4096},

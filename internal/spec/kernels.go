@@ -81,7 +81,7 @@ var Kernels = []Kernel{
 	{ISA: AVX2, Real: "float64", MR: 8, NR: 6, Unroll: 4, PrefetchA: 256, PrefetchB: 192, MC: 144, KC: 384, NC: 4092},
 	{ISA: NEON, Real: "float32", MR: 8, NR: 12, Unroll: 4, PrefetchA: 256, PrefetchB: 384, MC: 256, KC: 384, NC: 4092},
 	{ISA: NEON, Real: "float64", MR: 8, NR: 6, Unroll: 4, PrefetchA: 256, PrefetchB: 192, MC: 128, KC: 384, NC: 4092},
-	{ISA: Generic, Real: "float32", MR: 8, NR: 4, Unroll: 1, MC: 256, KC: 256, NC: 4096},
+	{ISA: Generic, Real: "float32", MR: 4, NR: 4, Unroll: 1, MC: 256, KC: 256, NC: 4096},
 	{ISA: Generic, Real: "float64", MR: 4, NR: 4, Unroll: 1, MC: 128, KC: 256, NC: 4096},
 }
 

@@ -26,10 +26,17 @@ type Config struct {
 	Pkg string
 	// Dir is the output directory.
 	Dir string
+	// Written collects the names of the files written, for Prune.
+	Written map[string]bool
 }
 
-// File compiles ctx and writes <stem>.s and <stem>.go into cfg.Dir.
+// File compiles ctx and writes <stem>.s and <stem>.go into cfg.Dir,
+// recording both names in cfg.Written when it is not nil.
 func (cfg Config) File(ctx *build.Context, stem string) error {
+	if cfg.Written != nil {
+		cfg.Written[stem+".s"] = true
+		cfg.Written[stem+".go"] = true
+	}
 	f, err := ctx.Result()
 	if err != nil {
 		return fmt.Errorf("%s: %w", stem, err)
@@ -51,6 +58,24 @@ func (cfg Config) File(ctx *build.Context, stem string) error {
 		}
 		if err := WriteIfChanged(filepath.Join(cfg.Dir, stem+out.ext), b); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// Prune removes the files in dir matching pattern (filepath.Match syntax)
+// that keep does not list: the output of a table row that no longer
+// exists, which would otherwise linger and still compile.
+func Prune(dir, pattern string, keep map[string]bool) error {
+	old, err := filepath.Glob(filepath.Join(dir, pattern))
+	if err != nil {
+		return err
+	}
+	for _, path := range old {
+		if !keep[filepath.Base(path)] {
+			if err := os.Remove(path); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

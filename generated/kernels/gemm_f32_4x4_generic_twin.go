@@ -4,57 +4,41 @@ package kernels
 
 import "unsafe"
 
-// gemm_f32_8x4_generic_go computes C := alpha·Ã·B̃ + beta·C on the top-left m×n of one 8×4 tile
+// gemm_f32_4x4_generic_go computes C := alpha·Ã·B̃ + beta·C on the top-left m×n of one 4×4 tile
 // of float32 in plain Go, the tile in locals (docs/internals.md has the contract).
-func gemm_f32_8x4_generic_go(k int, a, b, c *byte, rsc, csc, m, n int, alpha, beta *byte) {
-	const mr, nr = 8, 4
+func gemm_f32_4x4_generic_go(k int, a, b, c *byte, rsc, csc, m, n int, alpha, beta *byte) {
+	const mr, nr = 4, 4
 	pa := unsafe.Slice((*float32)(unsafe.Pointer(a)), mr*k)
 	pb := unsafe.Slice((*float32)(unsafe.Pointer(b)), nr*k)
-	var c0_0, c1_0, c2_0, c3_0, c4_0, c5_0, c6_0, c7_0, c0_1, c1_1, c2_1, c3_1, c4_1, c5_1, c6_1, c7_1, c0_2, c1_2, c2_2, c3_2, c4_2, c5_2, c6_2, c7_2, c0_3, c1_3, c2_3, c3_3, c4_3, c5_3, c6_3, c7_3 float32
+	var c0_0, c1_0, c2_0, c3_0, c0_1, c1_1, c2_1, c3_1, c0_2, c1_2, c2_2, c3_2, c0_3, c1_3, c2_3, c3_3 float32
 	for len(pa) >= mr && len(pb) >= nr {
 		ap := pa[:mr]
 		bp := pb[:nr]
-		a0, a1, a2, a3, a4, a5, a6, a7 := ap[0], ap[1], ap[2], ap[3], ap[4], ap[5], ap[6], ap[7]
+		a0, a1, a2, a3 := ap[0], ap[1], ap[2], ap[3]
 		b0 := bp[0]
 		c0_0 += a0 * b0
 		c1_0 += a1 * b0
 		c2_0 += a2 * b0
 		c3_0 += a3 * b0
-		c4_0 += a4 * b0
-		c5_0 += a5 * b0
-		c6_0 += a6 * b0
-		c7_0 += a7 * b0
 		b1 := bp[1]
 		c0_1 += a0 * b1
 		c1_1 += a1 * b1
 		c2_1 += a2 * b1
 		c3_1 += a3 * b1
-		c4_1 += a4 * b1
-		c5_1 += a5 * b1
-		c6_1 += a6 * b1
-		c7_1 += a7 * b1
 		b2 := bp[2]
 		c0_2 += a0 * b2
 		c1_2 += a1 * b2
 		c2_2 += a2 * b2
 		c3_2 += a3 * b2
-		c4_2 += a4 * b2
-		c5_2 += a5 * b2
-		c6_2 += a6 * b2
-		c7_2 += a7 * b2
 		b3 := bp[3]
 		c0_3 += a0 * b3
 		c1_3 += a1 * b3
 		c2_3 += a2 * b3
 		c3_3 += a3 * b3
-		c4_3 += a4 * b3
-		c5_3 += a5 * b3
-		c6_3 += a6 * b3
-		c7_3 += a7 * b3
 		pa = pa[mr:]
 		pb = pb[nr:]
 	}
-	acc := [nr * mr]float32{c0_0, c1_0, c2_0, c3_0, c4_0, c5_0, c6_0, c7_0, c0_1, c1_1, c2_1, c3_1, c4_1, c5_1, c6_1, c7_1, c0_2, c1_2, c2_2, c3_2, c4_2, c5_2, c6_2, c7_2, c0_3, c1_3, c2_3, c3_3, c4_3, c5_3, c6_3, c7_3}
+	acc := [nr * mr]float32{c0_0, c1_0, c2_0, c3_0, c0_1, c1_1, c2_1, c3_1, c0_2, c1_2, c2_2, c3_2, c0_3, c1_3, c2_3, c3_3}
 	al := *(*float32)(unsafe.Pointer(alpha))
 	be := *(*float32)(unsafe.Pointer(beta))
 	for j := 0; j < n; j++ {
