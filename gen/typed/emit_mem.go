@@ -4,8 +4,7 @@ import "github.com/dave/jennifer/jen"
 
 // emitMem writes mem.go: the byte movers every element type shares. Copies
 // of small arrays compile to vector moves without a call to memmove, which
-// for runs of 64 or 128 bytes (a sliver row of the AVX2 and AVX-512 kernels)
-// costs more than the move itself.
+// for the runs of a sliver (16 to 128 bytes) costs more than the move itself.
 func emitMem(f *jen.File) {
 	f.Comment("vec16 is moved by one 16-byte vector load and store.")
 	f.Type().Id("vec16").Op("=").Index(lit(16)).Byte()
@@ -29,40 +28,34 @@ func emitMem(f *jen.File) {
 			moves(g, n)
 		})
 	}
-	f.Comment("copyRuns copies len(kOff) runs of w bytes: run p from src+(base+kOff[p])·size")
-	f.Comment("to dst+p·dstep. Full sliver rows of 64 and 128 bytes are unrolled.")
+	doc(f, "copyRuns copies len(kOff) runs of w bytes: run p from src+(base+kOff[p])·size\n"+
+		"to dst+p·dstep. Runs of a multiple of 16 bytes up to 128 (sliver rows of\n"+
+		"every kernel) are unrolled; others move 16, 4, then 1 byte at a time.")
 	f.Func().Id("copyRuns").Params(
 		id("dst"), id("src").Qual(unsafePath, "Pointer"),
 		id("w"), id("dstep").Int(), id("base").Int64(), id("kOff").Index().Int64(), id("size").Int64(),
 	).Block(
-		jen.Switch(id("w")).Block(
-			jen.Case(lit(128)).Block(run(128)),
-			jen.Case(lit(64)).Block(run(64)),
-			jen.Default().Block(
+		jen.Switch(id("w")).BlockFunc(func(g *jen.Group) {
+			for n := 128; n >= 16; n -= 16 {
+				g.Case(lit(n)).Block(run(n))
+			}
+			g.Default().Block(
 				jen.For(jen.List(id("p"), id("k")).Op(":=").Range().Id("kOff")).Block(
-					id("copyBytes").Call(ptr("dst", id("p").Op("*").Id("dstep")),
-						ptr("src", jen.Parens(id("base").Op("+").Id("k")).Op("*").Id("size")), id("w")),
+					id("d").Op(":=").Add(ptr("dst", id("p").Op("*").Id("dstep"))),
+					id("s").Op(":=").Add(ptr("src", jen.Parens(id("base").Op("+").Id("k")).Op("*").Id("size"))),
+					id("i").Op(":=").Lit(0),
+					jen.For(jen.Empty(), id("i").Op("+").Lit(16).Op("<=").Id("w"), id("i").Op("+=").Lit(16)).Block(
+						deref("vec16", ptr("d", id("i"))).Op("=").Add(deref("vec16", ptr("s", id("i")))),
+					),
+					jen.For(jen.Empty(), id("i").Op("+").Lit(4).Op("<=").Id("w"), id("i").Op("+=").Lit(4)).Block(
+						deref("vec4", ptr("d", id("i"))).Op("=").Add(deref("vec4", ptr("s", id("i")))),
+					),
+					jen.For(jen.Empty(), id("i").Op("<").Id("w"), id("i").Op("++")).Block(
+						deref("byte", ptr("d", id("i"))).Op("=").Add(deref("byte", ptr("s", id("i")))),
+					),
 				),
-			),
-		),
-	)
-
-	f.Comment("copyBytes copies n bytes from src to dst (which do not overlap).")
-	f.Func().Id("copyBytes").Params(id("dst"), id("src").Qual(unsafePath, "Pointer"), id("n").Int()).Block(
-		id("i").Op(":=").Lit(0),
-		jen.For(jen.Empty(), id("i").Op("+").Lit(64).Op("<=").Id("n"), id("i").Op("+=").Lit(64)).BlockFunc(func(g *jen.Group) {
-			g.List(id("d"), id("s")).Op(":=").List(ptr("dst", id("i")), ptr("src", id("i")))
-			moves(g, 64)
+			)
 		}),
-		jen.For(jen.Empty(), id("i").Op("+").Lit(16).Op("<=").Id("n"), id("i").Op("+=").Lit(16)).Block(
-			deref("vec16", ptr("dst", id("i"))).Op("=").Add(deref("vec16", ptr("src", id("i")))),
-		),
-		jen.For(jen.Empty(), id("i").Op("+").Lit(4).Op("<=").Id("n"), id("i").Op("+=").Lit(4)).Block(
-			deref("vec4", ptr("dst", id("i"))).Op("=").Add(deref("vec4", ptr("src", id("i")))),
-		),
-		jen.For(jen.Empty(), id("i").Op("<").Id("n"), id("i").Op("++")).Block(
-			deref("byte", ptr("dst", id("i"))).Op("=").Add(deref("byte", ptr("src", id("i")))),
-		),
 	)
 
 	f.Comment("zeroRuns clears bytes [from, to) of each of n runs spaced step bytes apart:")

@@ -108,8 +108,9 @@ func emitLoops(f *jen.File, l layout) {
 		l.store(g, si, "q", 0)
 	}
 
-	doc(f, fmt.Sprintf("%s packs rows strided rows of kc unit steps from s[base] into %s layout.",
-		l.name("transpose"), layoutName(l)))
+	doc(f, fmt.Sprintf("%s packs a sliver in %s layout from rows step elements apart,\n"+
+		"each of kc adjacent steps (kStride == 1), starting at s[base]: it reads along\n"+
+		"the rows and writes across them.", l.name("transpose"), layoutName(l)))
 	f.Func().Id(l.name("transpose")).Params(
 		append(append(common, id("rows"), id("kc").Int(), id("base"), id("step").Int64()), l.alpha...)...,
 	).BlockFunc(func(g *jen.Group) {
@@ -122,7 +123,7 @@ func emitLoops(f *jen.File, l layout) {
 				for r := 1; r < rb; r++ {
 					g.Id(fmt.Sprintf("s%d", r)).Op(":=").Id(fmt.Sprintf("s%d", r-1)).Op("+").Id("step")
 				}
-				g.Id("di").Op(":=").Id("d0").Op("+").Id("i").Op("*").Lit(l.dI)
+				g.Id("di").Op(":=").Id("d0").Op("+").Add(rowOffset(l.dI))
 				g.For(jen.Range().Id("kc")).BlockFunc(func(g *jen.Group) {
 					g.Id("q").Op(":=").Add(ptr("d", id("di").Op("*").Lit(e.Z)))
 					for r := 0; r < rb; r++ {
@@ -137,7 +138,7 @@ func emitLoops(f *jen.File, l layout) {
 		}
 		g.For(jen.Empty(), id("i").Op("<").Id("rows"), id("i").Op("++")).BlockFunc(func(g *jen.Group) {
 			g.Id("si").Op(":=").Id("base").Op("+").Int64().Call(id("i")).Op("*").Id("step")
-			g.Id("di").Op(":=").Id("d0").Op("+").Id("i").Op("*").Lit(l.dI)
+			g.Id("di").Op(":=").Id("d0").Op("+").Add(rowOffset(l.dI))
 			g.For(jen.Range().Id("kc")).BlockFunc(func(g *jen.Group) {
 				step(g, "si")
 				g.Id("si").Op("++")
@@ -146,8 +147,8 @@ func emitLoops(f *jen.File, l layout) {
 		})
 	})
 
-	doc(f, fmt.Sprintf("%s packs rows rows with step step, step p at s[base+kOff[p]], into %s layout.",
-		l.name("strided"), layoutName(l)))
+	doc(f, fmt.Sprintf("%s packs a sliver in %s layout from rows step elements apart, step p\n"+
+		"of row i at s[base+i·step+kOff[p]].", l.name("strided"), layoutName(l)))
 	f.Func().Id(l.name("strided")).Params(
 		append(append(common, id("rows").Int(), id("base"), id("step").Int64(), id("kOff").Index().Int64()), l.alpha...)...,
 	).Block(
@@ -157,13 +158,13 @@ func emitLoops(f *jen.File, l layout) {
 			g.For(jen.Range().Id("rows")).BlockFunc(func(g *jen.Group) {
 				step(g, "si")
 				g.Id("si").Op("+=").Id("step")
-				g.Id("di").Op("+=").Lit(l.dI)
+				g.Add(advance("di", l.dI))
 			})
 		}),
 	)
 
-	doc(f, fmt.Sprintf("%s packs the rows at offsets o, step p at s[o[i]+kOff[p]], into %s layout.",
-		l.name("gather"), layoutName(l)))
+	doc(f, fmt.Sprintf("%s packs a sliver in %s layout through the offsets: step p of row i\n"+
+		"at s[o[i]+kOff[p]].", l.name("gather"), layoutName(l)))
 	f.Func().Id(l.name("gather")).Params(
 		append(append(common[:len(common)-1], id("dP").Int(), id("o"), id("kOff").Index().Int64()), l.alpha...)...,
 	).Block(
@@ -172,7 +173,7 @@ func emitLoops(f *jen.File, l layout) {
 			g.For(jen.List(jen.Id("_"), id("oi")).Op(":=").Range().Id("o")).BlockFunc(func(g *jen.Group) {
 				g.Id("si").Op(":=").Id("oi").Op("+").Id("k")
 				step(g, "si")
-				g.Id("di").Op("+=").Lit(l.dI)
+				g.Add(advance("di", l.dI))
 			})
 		}),
 	)
@@ -186,4 +187,20 @@ func layoutName(l layout) string {
 		return "the 1r"
 	}
 	return "the real"
+}
+
+// rowOffset is i·dI, the real offset of row i of a step.
+func rowOffset(dI int) *jen.Statement {
+	if dI == 1 {
+		return id("i")
+	}
+	return id("i").Op("*").Lit(dI)
+}
+
+// advance is v += n, or v++ for 1.
+func advance(v string, n int) *jen.Statement {
+	if n == 1 {
+		return id(v).Op("++")
+	}
+	return id(v).Op("+=").Lit(n)
 }

@@ -57,7 +57,9 @@ func rotateC128(q unsafe.Pointer, rows, kc, lb int) {
 	}
 }
 
-// transposeAC128 packs rows strided rows of kc unit steps from s[base] into the 1e layout.
+// transposeAC128 packs a sliver in the 1e layout from rows step elements apart,
+// each of kc adjacent steps (kStride == 1), starting at s[base]: it reads along
+// the rows and writes across them.
 func transposeAC128(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64, ar, ai float64, unit bool, lb int) {
 	i := 0
 	for ; i < rows; i++ {
@@ -80,7 +82,8 @@ func transposeAC128(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64,
 	}
 }
 
-// stridedAC128 packs rows rows with step step, step p at s[base+kOff[p]], into the 1e layout.
+// stridedAC128 packs a sliver in the 1e layout from rows step elements apart, step p
+// of row i at s[base+i·step+kOff[p]].
 func stridedAC128(d, s unsafe.Pointer, d0, dP, rows int, base, step int64, kOff []int64, ar, ai float64, unit bool, lb int) {
 	for p, k := range kOff {
 		si := base + k
@@ -102,7 +105,8 @@ func stridedAC128(d, s unsafe.Pointer, d0, dP, rows int, base, step int64, kOff 
 	}
 }
 
-// gatherAC128 packs the rows at offsets o, step p at s[o[i]+kOff[p]], into the 1e layout.
+// gatherAC128 packs a sliver in the 1e layout through the offsets: step p of row i
+// at s[o[i]+kOff[p]].
 func gatherAC128(d, s unsafe.Pointer, d0, dP int, o, kOff []int64, ar, ai float64, unit bool, lb int) {
 	for p, k := range kOff {
 		di := d0 + p*dP
@@ -157,12 +161,14 @@ func packBC128(dst, src *byte, nr, nc, kc int, colOff, colBS, kOff []int64, kStr
 	}
 }
 
-// transposeBC128 packs rows strided rows of kc unit steps from s[base] into the 1r layout.
+// transposeBC128 packs a sliver in the 1r layout from rows step elements apart,
+// each of kc adjacent steps (kStride == 1), starting at s[base]: it reads along
+// the rows and writes across them.
 func transposeBC128(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64, ar, ai float64, unit bool, lb int) {
 	i := 0
 	for ; i < rows; i++ {
 		si := base + int64(i)*step
-		di := d0 + i*1
+		di := d0 + i
 		for range kc {
 			q := unsafe.Add(d, di*8)
 			v := unsafe.Add(s, si*16)
@@ -178,7 +184,8 @@ func transposeBC128(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64,
 	}
 }
 
-// stridedBC128 packs rows rows with step step, step p at s[base+kOff[p]], into the 1r layout.
+// stridedBC128 packs a sliver in the 1r layout from rows step elements apart, step p
+// of row i at s[base+i·step+kOff[p]].
 func stridedBC128(d, s unsafe.Pointer, d0, dP, rows int, base, step int64, kOff []int64, ar, ai float64, unit bool, lb int) {
 	for p, k := range kOff {
 		si := base + k
@@ -193,12 +200,13 @@ func stridedBC128(d, s unsafe.Pointer, d0, dP, rows int, base, step int64, kOff 
 			*(*float64)(q) = x
 			*(*float64)(unsafe.Add(q, lb)) = y
 			si += step
-			di += 1
+			di++
 		}
 	}
 }
 
-// gatherBC128 packs the rows at offsets o, step p at s[o[i]+kOff[p]], into the 1r layout.
+// gatherBC128 packs a sliver in the 1r layout through the offsets: step p of row i
+// at s[o[i]+kOff[p]].
 func gatherBC128(d, s unsafe.Pointer, d0, dP int, o, kOff []int64, ar, ai float64, unit bool, lb int) {
 	for p, k := range kOff {
 		di := d0 + p*dP
@@ -212,7 +220,7 @@ func gatherBC128(d, s unsafe.Pointer, d0, dP int, o, kOff []int64, ar, ai float6
 			}
 			*(*float64)(q) = x
 			*(*float64)(unsafe.Add(q, lb)) = y
-			di += 1
+			di++
 		}
 	}
 }

@@ -57,7 +57,9 @@ func rotateC64(q unsafe.Pointer, rows, kc, lb int) {
 	}
 }
 
-// transposeAC64 packs rows strided rows of kc unit steps from s[base] into the 1e layout.
+// transposeAC64 packs a sliver in the 1e layout from rows step elements apart,
+// each of kc adjacent steps (kStride == 1), starting at s[base]: it reads along
+// the rows and writes across them.
 func transposeAC64(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64, ar, ai float32, unit bool, lb int) {
 	i := 0
 	for ; i < rows; i++ {
@@ -80,7 +82,8 @@ func transposeAC64(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64, 
 	}
 }
 
-// stridedAC64 packs rows rows with step step, step p at s[base+kOff[p]], into the 1e layout.
+// stridedAC64 packs a sliver in the 1e layout from rows step elements apart, step p
+// of row i at s[base+i·step+kOff[p]].
 func stridedAC64(d, s unsafe.Pointer, d0, dP, rows int, base, step int64, kOff []int64, ar, ai float32, unit bool, lb int) {
 	for p, k := range kOff {
 		si := base + k
@@ -102,7 +105,8 @@ func stridedAC64(d, s unsafe.Pointer, d0, dP, rows int, base, step int64, kOff [
 	}
 }
 
-// gatherAC64 packs the rows at offsets o, step p at s[o[i]+kOff[p]], into the 1e layout.
+// gatherAC64 packs a sliver in the 1e layout through the offsets: step p of row i
+// at s[o[i]+kOff[p]].
 func gatherAC64(d, s unsafe.Pointer, d0, dP int, o, kOff []int64, ar, ai float32, unit bool, lb int) {
 	for p, k := range kOff {
 		di := d0 + p*dP
@@ -157,12 +161,14 @@ func packBC64(dst, src *byte, nr, nc, kc int, colOff, colBS, kOff []int64, kStri
 	}
 }
 
-// transposeBC64 packs rows strided rows of kc unit steps from s[base] into the 1r layout.
+// transposeBC64 packs a sliver in the 1r layout from rows step elements apart,
+// each of kc adjacent steps (kStride == 1), starting at s[base]: it reads along
+// the rows and writes across them.
 func transposeBC64(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64, ar, ai float32, unit bool, lb int) {
 	i := 0
 	for ; i < rows; i++ {
 		si := base + int64(i)*step
-		di := d0 + i*1
+		di := d0 + i
 		for range kc {
 			q := unsafe.Add(d, di*4)
 			v := unsafe.Add(s, si*8)
@@ -178,7 +184,8 @@ func transposeBC64(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64, 
 	}
 }
 
-// stridedBC64 packs rows rows with step step, step p at s[base+kOff[p]], into the 1r layout.
+// stridedBC64 packs a sliver in the 1r layout from rows step elements apart, step p
+// of row i at s[base+i·step+kOff[p]].
 func stridedBC64(d, s unsafe.Pointer, d0, dP, rows int, base, step int64, kOff []int64, ar, ai float32, unit bool, lb int) {
 	for p, k := range kOff {
 		si := base + k
@@ -193,12 +200,13 @@ func stridedBC64(d, s unsafe.Pointer, d0, dP, rows int, base, step int64, kOff [
 			*(*float32)(q) = x
 			*(*float32)(unsafe.Add(q, lb)) = y
 			si += step
-			di += 1
+			di++
 		}
 	}
 }
 
-// gatherBC64 packs the rows at offsets o, step p at s[o[i]+kOff[p]], into the 1r layout.
+// gatherBC64 packs a sliver in the 1r layout through the offsets: step p of row i
+// at s[o[i]+kOff[p]].
 func gatherBC64(d, s unsafe.Pointer, d0, dP int, o, kOff []int64, ar, ai float32, unit bool, lb int) {
 	for p, k := range kOff {
 		di := d0 + p*dP
@@ -212,7 +220,7 @@ func gatherBC64(d, s unsafe.Pointer, d0, dP int, o, kOff []int64, ar, ai float32
 			}
 			*(*float32)(q) = x
 			*(*float32)(unsafe.Add(q, lb)) = y
-			di += 1
+			di++
 		}
 	}
 }

@@ -39,7 +39,9 @@ func packF64(dst, src *byte, w, n, kc int, off, bs, kOff []int64, kStride int64,
 	}
 }
 
-// transposeF64 packs rows strided rows of kc unit steps from s[base] into the real layout.
+// transposeF64 packs a sliver in the real layout from rows step elements apart,
+// each of kc adjacent steps (kStride == 1), starting at s[base]: it reads along
+// the rows and writes across them.
 func transposeF64(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64, a float64) {
 	i := 0
 	for ; i+4 <= rows; i += 4 {
@@ -47,7 +49,7 @@ func transposeF64(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64, a
 		s1 := s0 + step
 		s2 := s1 + step
 		s3 := s2 + step
-		di := d0 + i*1
+		di := d0 + i
 		for range kc {
 			q := unsafe.Add(d, di*8)
 			*(*float64)(q) = a * *(*float64)(unsafe.Add(s, s0*8))
@@ -63,7 +65,7 @@ func transposeF64(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64, a
 	}
 	for ; i < rows; i++ {
 		si := base + int64(i)*step
-		di := d0 + i*1
+		di := d0 + i
 		for range kc {
 			q := unsafe.Add(d, di*8)
 			*(*float64)(q) = a * *(*float64)(unsafe.Add(s, si*8))
@@ -73,7 +75,8 @@ func transposeF64(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64, a
 	}
 }
 
-// stridedF64 packs rows rows with step step, step p at s[base+kOff[p]], into the real layout.
+// stridedF64 packs a sliver in the real layout from rows step elements apart, step p
+// of row i at s[base+i·step+kOff[p]].
 func stridedF64(d, s unsafe.Pointer, d0, dP, rows int, base, step int64, kOff []int64, a float64) {
 	for p, k := range kOff {
 		si := base + k
@@ -82,12 +85,13 @@ func stridedF64(d, s unsafe.Pointer, d0, dP, rows int, base, step int64, kOff []
 			q := unsafe.Add(d, di*8)
 			*(*float64)(q) = a * *(*float64)(unsafe.Add(s, si*8))
 			si += step
-			di += 1
+			di++
 		}
 	}
 }
 
-// gatherF64 packs the rows at offsets o, step p at s[o[i]+kOff[p]], into the real layout.
+// gatherF64 packs a sliver in the real layout through the offsets: step p of row i
+// at s[o[i]+kOff[p]].
 func gatherF64(d, s unsafe.Pointer, d0, dP int, o, kOff []int64, a float64) {
 	for p, k := range kOff {
 		di := d0 + p*dP
@@ -95,7 +99,7 @@ func gatherF64(d, s unsafe.Pointer, d0, dP int, o, kOff []int64, a float64) {
 			si := oi + k
 			q := unsafe.Add(d, di*8)
 			*(*float64)(q) = a * *(*float64)(unsafe.Add(s, si*8))
-			di += 1
+			di++
 		}
 	}
 }

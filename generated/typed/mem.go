@@ -11,7 +11,8 @@ type vec16 = [16]byte
 type vec4 = [4]byte
 
 // copyRuns copies len(kOff) runs of w bytes: run p from src+(base+kOff[p])·size
-// to dst+p·dstep. Full sliver rows of 64 and 128 bytes are unrolled.
+// to dst+p·dstep. Runs of a multiple of 16 bytes up to 128 (sliver rows of
+// every kernel) are unrolled; others move 16, 4, then 1 byte at a time.
 func copyRuns(dst, src unsafe.Pointer, w, dstep int, base int64, kOff []int64, size int64) {
 	switch w {
 	case 128:
@@ -27,6 +28,39 @@ func copyRuns(dst, src unsafe.Pointer, w, dstep int, base int64, kOff []int64, s
 			*(*vec16)(unsafe.Add(d, 96)) = *(*vec16)(unsafe.Add(s, 96))
 			*(*vec16)(unsafe.Add(d, 112)) = *(*vec16)(unsafe.Add(s, 112))
 		}
+	case 112:
+		for p, k := range kOff {
+			d := unsafe.Add(dst, p*dstep)
+			s := unsafe.Add(src, (base+k)*size)
+			*(*vec16)(d) = *(*vec16)(s)
+			*(*vec16)(unsafe.Add(d, 16)) = *(*vec16)(unsafe.Add(s, 16))
+			*(*vec16)(unsafe.Add(d, 32)) = *(*vec16)(unsafe.Add(s, 32))
+			*(*vec16)(unsafe.Add(d, 48)) = *(*vec16)(unsafe.Add(s, 48))
+			*(*vec16)(unsafe.Add(d, 64)) = *(*vec16)(unsafe.Add(s, 64))
+			*(*vec16)(unsafe.Add(d, 80)) = *(*vec16)(unsafe.Add(s, 80))
+			*(*vec16)(unsafe.Add(d, 96)) = *(*vec16)(unsafe.Add(s, 96))
+		}
+	case 96:
+		for p, k := range kOff {
+			d := unsafe.Add(dst, p*dstep)
+			s := unsafe.Add(src, (base+k)*size)
+			*(*vec16)(d) = *(*vec16)(s)
+			*(*vec16)(unsafe.Add(d, 16)) = *(*vec16)(unsafe.Add(s, 16))
+			*(*vec16)(unsafe.Add(d, 32)) = *(*vec16)(unsafe.Add(s, 32))
+			*(*vec16)(unsafe.Add(d, 48)) = *(*vec16)(unsafe.Add(s, 48))
+			*(*vec16)(unsafe.Add(d, 64)) = *(*vec16)(unsafe.Add(s, 64))
+			*(*vec16)(unsafe.Add(d, 80)) = *(*vec16)(unsafe.Add(s, 80))
+		}
+	case 80:
+		for p, k := range kOff {
+			d := unsafe.Add(dst, p*dstep)
+			s := unsafe.Add(src, (base+k)*size)
+			*(*vec16)(d) = *(*vec16)(s)
+			*(*vec16)(unsafe.Add(d, 16)) = *(*vec16)(unsafe.Add(s, 16))
+			*(*vec16)(unsafe.Add(d, 32)) = *(*vec16)(unsafe.Add(s, 32))
+			*(*vec16)(unsafe.Add(d, 48)) = *(*vec16)(unsafe.Add(s, 48))
+			*(*vec16)(unsafe.Add(d, 64)) = *(*vec16)(unsafe.Add(s, 64))
+		}
 	case 64:
 		for p, k := range kOff {
 			d := unsafe.Add(dst, p*dstep)
@@ -36,31 +70,42 @@ func copyRuns(dst, src unsafe.Pointer, w, dstep int, base int64, kOff []int64, s
 			*(*vec16)(unsafe.Add(d, 32)) = *(*vec16)(unsafe.Add(s, 32))
 			*(*vec16)(unsafe.Add(d, 48)) = *(*vec16)(unsafe.Add(s, 48))
 		}
+	case 48:
+		for p, k := range kOff {
+			d := unsafe.Add(dst, p*dstep)
+			s := unsafe.Add(src, (base+k)*size)
+			*(*vec16)(d) = *(*vec16)(s)
+			*(*vec16)(unsafe.Add(d, 16)) = *(*vec16)(unsafe.Add(s, 16))
+			*(*vec16)(unsafe.Add(d, 32)) = *(*vec16)(unsafe.Add(s, 32))
+		}
+	case 32:
+		for p, k := range kOff {
+			d := unsafe.Add(dst, p*dstep)
+			s := unsafe.Add(src, (base+k)*size)
+			*(*vec16)(d) = *(*vec16)(s)
+			*(*vec16)(unsafe.Add(d, 16)) = *(*vec16)(unsafe.Add(s, 16))
+		}
+	case 16:
+		for p, k := range kOff {
+			d := unsafe.Add(dst, p*dstep)
+			s := unsafe.Add(src, (base+k)*size)
+			*(*vec16)(d) = *(*vec16)(s)
+		}
 	default:
 		for p, k := range kOff {
-			copyBytes(unsafe.Add(dst, p*dstep), unsafe.Add(src, (base+k)*size), w)
+			d := unsafe.Add(dst, p*dstep)
+			s := unsafe.Add(src, (base+k)*size)
+			i := 0
+			for ; i+16 <= w; i += 16 {
+				*(*vec16)(unsafe.Add(d, i)) = *(*vec16)(unsafe.Add(s, i))
+			}
+			for ; i+4 <= w; i += 4 {
+				*(*vec4)(unsafe.Add(d, i)) = *(*vec4)(unsafe.Add(s, i))
+			}
+			for ; i < w; i++ {
+				*(*byte)(unsafe.Add(d, i)) = *(*byte)(unsafe.Add(s, i))
+			}
 		}
-	}
-}
-
-// copyBytes copies n bytes from src to dst (which do not overlap).
-func copyBytes(dst, src unsafe.Pointer, n int) {
-	i := 0
-	for ; i+64 <= n; i += 64 {
-		d, s := unsafe.Add(dst, i), unsafe.Add(src, i)
-		*(*vec16)(d) = *(*vec16)(s)
-		*(*vec16)(unsafe.Add(d, 16)) = *(*vec16)(unsafe.Add(s, 16))
-		*(*vec16)(unsafe.Add(d, 32)) = *(*vec16)(unsafe.Add(s, 32))
-		*(*vec16)(unsafe.Add(d, 48)) = *(*vec16)(unsafe.Add(s, 48))
-	}
-	for ; i+16 <= n; i += 16 {
-		*(*vec16)(unsafe.Add(dst, i)) = *(*vec16)(unsafe.Add(src, i))
-	}
-	for ; i+4 <= n; i += 4 {
-		*(*vec4)(unsafe.Add(dst, i)) = *(*vec4)(unsafe.Add(src, i))
-	}
-	for ; i < n; i++ {
-		*(*byte)(unsafe.Add(dst, i)) = *(*byte)(unsafe.Add(src, i))
 	}
 }
 

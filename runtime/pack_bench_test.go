@@ -1,0 +1,133 @@
+package runtime_test
+
+import (
+	"math/rand/v2"
+	"testing"
+	"unsafe"
+
+	"github.com/tcontract/tcontract/generated/typed"
+	"github.com/tcontract/tcontract/internal/spec"
+	"github.com/tcontract/tcontract/runtime"
+)
+
+// The packing benchmarks pack one MC×KC block of A and one KC×NC panel of B
+// with the blocksizes of the widest kernel of each type's real, from
+// unit-stride sources (the copy paths: column-major A, row-major B), from
+// transposed ones (row-major A, column-major B) and from scatter sources
+// (every offset irregular), next to a plain copy of the same number of bytes.
+// SetBytes is the bytes of the elements packed, so the GB/s of a packing
+// benchmark and of its copy compare directly.
+//
+//	go test -run '^$' -bench Pack -count 6 ./runtime | benchstat -
+
+// packBlocking is the first kernel row of the type's real (the widest ISA)
+// in elements of the type. 1m packs a complex mr×kc sliver of A as 2mr×2kc
+// reals and a kc×nr sliver of B as 2kc×nr, so a complex type's MR, MC and KC
+// are half the kernel's: its packed block and slivers fill the caches as the
+// real ones do.
+func packBlocking(b *testing.B, t spec.Type) typed.Blocking {
+	for _, k := range spec.Kernels {
+		if k.Real == t.Real {
+			blk := typed.Blocking{MR: k.MR, NR: k.NR, MC: k.MC, KC: k.KC, NC: k.NC}
+			if t.Complex {
+				blk.MR, blk.MC, blk.KC = blk.MR/2, blk.MC/2, blk.KC/2
+			}
+			return blk
+		}
+	}
+	b.Fatalf("no kernel computes in %s", t.Real)
+	return typed.Blocking{}
+}
+
+// packSource is a source operand of rows×steps elements and the offsets of
+// its rows and steps.
+type packSource struct {
+	data         []byte
+	rowOff, kOff []int64
+	rowBS        []int64
+	kStride      int64
+}
+
+// newPackSource lays out n rows (of slivers of w) by k steps: "unit"
+// with the rows adjacent (a leading dimension of n+8 between steps),
+// "transposed" with the steps adjacent, "scatter" at random distinct offsets.
+func newPackSource(t spec.Type, kind string, w, n, k int) packSource {
+	var s packSource
+	s.rowOff, s.kOff = make([]int64, n), make([]int64, k)
+	switch kind {
+	case "unit":
+		runtime.Offsets(s.rowOff, []int{n}, []int{1}, 0)
+		runtime.Offsets(s.kOff, []int{k}, []int{n + 8}, 0)
+	case "transposed":
+		runtime.Offsets(s.rowOff, []int{n}, []int{k + 8}, 0)
+		runtime.Offsets(s.kOff, []int{k}, []int{1}, 0)
+	case "scatter":
+		rng := rand.New(rand.NewPCG(1, 1))
+		for i, r := range rng.Perm(n) {
+			s.rowOff[i] = int64(r)
+		}
+		for p, r := range rng.Perm(k) {
+			s.kOff[p] = int64(r) * int64(n+8)
+		}
+	}
+	s.rowBS = make([]int64, (n+w-1)/w)
+	runtime.BlockStrides(s.rowBS, s.rowOff, w)
+	s.kStride = uniform(s.kOff)
+	_, rhi := span(s.rowOff)
+	_, khi := span(s.kOff)
+	elems := int(rhi+khi) + 1
+	s.data = touched(elems * t.Size)
+	return s
+}
+
+// touched is alloc's n bytes, written once so that no page fault lands in
+// a timed loop.
+func touched(n int) []byte {
+	b := alloc(n)
+	for i := range b {
+		b[i] = byte(i*7 + 1)
+	}
+	return b
+}
+
+func BenchmarkPack(b *testing.B) {
+	for _, t := range spec.Types {
+		ops := typed.OpsByName(t.Name)
+		blk := packBlocking(b, t)
+		b.Run(t.Name, func(b *testing.B) {
+			sides := []struct {
+				side     string
+				w, n, k  int
+				dstBytes int
+			}{
+				{"A", blk.MR, blk.MC, blk.KC, ops.Req(blk, 1, 1, 0, 0).ABytes},
+				{"B", blk.NR, blk.NC, blk.KC, ops.Req(blk, 1, 1, 0, 0).BBytes},
+			}
+			for _, sd := range sides {
+				payload := sd.n * sd.k * t.Size
+				b.Run(sd.side+"/copy", func(b *testing.B) {
+					src, dst := touched(payload), touched(payload)
+					b.SetBytes(int64(payload))
+					for b.Loop() {
+						copy(dst, src)
+					}
+				})
+				for _, kind := range []string{"unit", "transposed", "scatter"} {
+					b.Run(sd.side+"/"+kind, func(b *testing.B) {
+						src := newPackSource(t, kind, sd.w, sd.n, sd.k)
+						dst := touched(sd.dstBytes)
+						fn := ops.PackA
+						if sd.side == "B" {
+							fn = ops.PackB
+						}
+						srcPtr := (*byte)(unsafe.Pointer(&src.data[0]))
+						b.SetBytes(int64(payload))
+						for b.Loop() {
+							fn(&dst[0], srcPtr, sd.w, sd.n, sd.k, src.rowOff, src.rowBS, src.kOff, src.kStride, nil)
+						}
+					})
+				}
+			}
+		})
+	}
+}
