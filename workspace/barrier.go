@@ -17,12 +17,13 @@ import (
 // microseconds when measured), so the spin phase is plain loads only.
 //
 // spinLoads is how many times a waiter polls before it blocks: 1<<14 polls
-// take about 5µs on the Zen 5 this was tuned on (0.32 ns a poll), in the range
-// of what parking and waking a locked thread costs, so a waiter never pays
-// much more than twice the cheaper of the two. When the Go scheduler has fewer
-// Ps than the barrier has participants, a spinning waiter would hold a P its
-// partner needs, so such a barrier does not spin at all. It is a variable so
-// the benchmarks can sweep it.
+// take about 5µs on the Zen 5 this was written on (0.32 ns a poll). A member
+// that arrives within that of its partner never parks; a longer wait is
+// dominated by the imbalance itself, and spinning on would burn a core that an
+// oversubscribed machine needs for the partner. When the Go scheduler has
+// fewer Ps than the barrier has participants, a spinning waiter would hold a
+// P its partner needs, so such a barrier does not spin at all. It is a
+// variable so the benchmarks can sweep it.
 var spinLoads = 1 << 14
 
 // barrierState is what a Barrier holds; Barrier pads it.
@@ -85,7 +86,7 @@ func (b *Barrier) Wait() {
 		// waiter between its look and cond.Wait.
 		if b.sleepers.Load() != 0 {
 			b.mu.Lock()
-			b.mu.Unlock() //nolint:staticcheck // an empty critical section is the point
+			b.mu.Unlock()
 			b.cond.Broadcast()
 		}
 		return
