@@ -1,0 +1,164 @@
+package tcontract_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"testing"
+
+	tc "github.com/tcontract/tcontract"
+	"github.com/tcontract/tcontract/generated/typed"
+	"github.com/tcontract/tcontract/internal/tccg"
+	"github.com/tcontract/tcontract/runtime"
+)
+
+// Benchmarks report GFLOP/s (2mnk, complex 8mnk) and the fraction of the
+// peak probe measured in the same process ("peak"), the stable figure on
+// machines whose clock drifts with load.
+
+var (
+	peakMu    sync.Mutex
+	peakCache = map[string]float64{}
+	poolsMu   sync.Mutex
+	pools     = map[int]*tc.Pool{}
+)
+
+// peakOf is the FMA peak of a real type on the path in use, measured once
+// per process and thread count.
+func peakOf(real string, threads int) float64 {
+	peakMu.Lock()
+	defer peakMu.Unlock()
+	key := fmt.Sprint(real, threads)
+	if p, ok := peakCache[key]; ok {
+		return p
+	}
+	p := runtime.Peak(real, threads)
+	peakCache[key] = p
+	return p
+}
+
+func poolOf(threads int) *tc.Pool {
+	poolsMu.Lock()
+	defer poolsMu.Unlock()
+	if p, ok := pools[threads]; ok {
+		return p
+	}
+	p := tc.NewPool(threads)
+	pools[threads] = p
+	return p
+}
+
+func report(b *testing.B, flops float64, real string, threads int) {
+	gflops := flops * float64(b.N) / b.Elapsed().Seconds() / 1e9
+	b.ReportMetric(gflops, "GFLOP/s")
+	b.ReportMetric(gflops/peakOf(real, threads), "peak")
+}
+
+func randTensor[T tc.Scalar](rng *rand.Rand, shape ...int) tc.Tensor[T] {
+	n := 1
+	for _, e := range shape {
+		n *= e
+	}
+	d := make([]T, n)
+	for i := range d {
+		d[i] = randValue[T](rng)
+	}
+	return tc.Dense(d, shape...)
+}
+
+func benchGemm[T tc.Scalar](b *testing.B, m, n, k, threads int) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	a := randTensor[T](rng, m, k)
+	bb := randTensor[T](rng, k, n)
+	c := randTensor[T](rng, m, n)
+	p := poolOf(threads)
+	ops := typed.OpsOf[T]()
+	flops := 2 * float64(m) * float64(n) * float64(k)
+	if ops.Type.Complex {
+		flops *= 4
+	}
+	peakOf(ops.Type.Real, threads)
+	if err := tc.Gemm(1, a, bb, 0, c, tc.WithPool(p)); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := tc.Gemm(1, a, bb, 0, c, tc.WithPool(p)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	report(b, flops, ops.Type.Real, threads)
+}
+
+var gemmShapes = [][3]int{
+	{64, 64, 64}, {128, 128, 128}, {256, 256, 256}, {512, 512, 512},
+	{1024, 1024, 1024}, {2048, 2048, 2048}, {4096, 4096, 4096},
+	{4096, 4096, 64}, {4096, 64, 4096},
+}
+
+// BenchmarkGemm: square and skinny shapes, every element type, 1 and 2
+// threads. Row-major operands, alpha 1, beta 0.
+func BenchmarkGemm(b *testing.B) {
+	for _, threads := range []int{1, 2} {
+		for _, s := range gemmShapes {
+			name := fmt.Sprintf("%dx%dx%d/t%d", s[0], s[1], s[2], threads)
+			b.Run("float32/"+name, func(b *testing.B) { benchGemm[float32](b, s[0], s[1], s[2], threads) })
+			b.Run("float64/"+name, func(b *testing.B) { benchGemm[float64](b, s[0], s[1], s[2], threads) })
+			b.Run("complex64/"+name, func(b *testing.B) { benchGemm[complex64](b, s[0], s[1], s[2], threads) })
+			b.Run("complex128/"+name, func(b *testing.B) { benchGemm[complex128](b, s[0], s[1], s[2], threads) })
+		}
+	}
+}
+
+func benchContract[T tc.Scalar](b *testing.B, cs tccg.Case, threads int) {
+	ops := typed.OpsOf[T]()
+	ext := cs.Extents(ops.RealSize)
+	sa, sb, sc := cs.Shapes(ext)
+	rng := rand.New(rand.NewPCG(1, 2))
+	a := randTensor[T](rng, sa...)
+	bb := randTensor[T](rng, sb...)
+	c := randTensor[T](rng, sc...)
+	p := poolOf(threads)
+	m, n, k := cs.MNK(ext)
+	flops := 2 * float64(m) * float64(n) * float64(k)
+	if ops.Type.Complex {
+		flops *= 4
+	}
+	peakOf(ops.Type.Real, threads)
+	if err := tc.Contract(cs.Spec, 1, a, bb, 0, c, tc.WithPool(p)); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := tc.Contract(cs.Spec, 1, a, bb, 0, c, tc.WithPool(p)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	report(b, flops, ops.Type.Real, threads)
+}
+
+// BenchmarkTCCG: the public TCCG contractions at their float64 and float32
+// extents, 1 and 2 threads. Compare with BenchmarkGemmTCCG (the GEMM of the
+// same m, n, k) in the same run.
+func BenchmarkTCCG(b *testing.B) {
+	for _, threads := range []int{1, 2} {
+		for _, cs := range tccg.Cases() {
+			name := fmt.Sprintf("%02d-%s/t%d", cs.ID, cs.Name, threads)
+			b.Run("float64/"+name, func(b *testing.B) { benchContract[float64](b, cs, threads) })
+			b.Run("float32/"+name, func(b *testing.B) { benchContract[float32](b, cs, threads) })
+		}
+	}
+}
+
+// BenchmarkGemmTCCG: GEMM at each TCCG contraction's m, n, k, for the ratio.
+func BenchmarkGemmTCCG(b *testing.B) {
+	for _, threads := range []int{1, 2} {
+		for _, cs := range tccg.Cases() {
+			name := fmt.Sprintf("%02d-%s/t%d", cs.ID, cs.Name, threads)
+			m, n, k := cs.MNK(cs.F64)
+			b.Run("float64/"+name, func(b *testing.B) { benchGemm[float64](b, m, n, k, threads) })
+			m, n, k = cs.MNK(cs.F32)
+			b.Run("float32/"+name, func(b *testing.B) { benchGemm[float32](b, m, n, k, threads) })
+		}
+	}
+}
