@@ -164,8 +164,8 @@ func BenchmarkKernelBlock(b *testing.B) {
 // BenchmarkKernelSmall is one kernel call of depth 64 (a 64×64×64 product's
 // share): prologue and epilogue weigh here.
 func BenchmarkKernelSmall(b *testing.B) {
-	for _, kc := range []int{16, 64} {
-		benchKernels(b, func(b *testing.B, k *kernels.Kernel, fn kernels.Func) {
+	benchKernels(b, func(b *testing.B, k *kernels.Kernel, fn kernels.Func) {
+		for _, kc := range []int{16, 64} {
 			a := filled(k, k.MR*kc)
 			bb := filled(k, k.NR*kc)
 			c := filled(k, k.MR*k.NR)
@@ -175,6 +175,6 @@ func BenchmarkKernelSmall(b *testing.B) {
 					fn(kc, &a[0], &bb[0], &c[0], 1, k.MR, k.MR, k.NR, alpha, beta)
 				})
 			})
-		})
-	}
+		}
+	})
 }
