@@ -171,27 +171,27 @@ func (c *call) batchWorthwhile(t int) bool {
 	return nb%t == 0 || nb >= 4*t || per < parallelFlops
 }
 
-// teamShape factors t threads into pm (splitting M, sharing a B panel) by pn
-// (splitting N, each group its own panel), keeping each member's block of C
-// as square as the problem allows and splitting no side below one tile.
+// teamShape factors t threads into pm (splitting M: the members of a column
+// group share one B panel, packed together) by pn (splitting N: each group
+// packs its own panel, and every group packs all of A again). Splitting M
+// duplicates no packing, so the fewest column groups win, provided each
+// member keeps at least minRowTiles tiles of rows; a short M splits N.
 func teamShape(t, m, n, mr, nr int) (pm, pn int) {
-	pm, pn = t, 1
-	best := math.Inf(1)
+	const minRowTiles = 4
 	for q := 1; q <= t; q++ {
 		if t%q != 0 {
 			continue
 		}
-		r := t / q // candidate pm = r, pn = q
-		if r > 1 && m < r*mr || q > 1 && n < q*nr {
-			continue
-		}
-		score := math.Abs(math.Log((float64(m) / float64(r)) / (float64(n) / float64(q))))
-		// Ties go to more column groups: they need no barrier.
-		if score <= best {
-			best, pm, pn = score, r, q
+		r := t / q // pm = r, pn = q
+		if m >= r*mr*minRowTiles && n >= q*nr {
+			return r, q
 		}
 	}
-	return pm, pn
+	// Too small to split both ways well: split the longer side.
+	if ceilDiv(m, mr) >= ceilDiv(n, nr) {
+		return t, 1
+	}
+	return 1, t
 }
 
 // balance splits total into blocks of at most max (a multiple of align),
