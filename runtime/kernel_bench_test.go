@@ -161,6 +161,33 @@ func BenchmarkKernelBlock(b *testing.B) {
 	})
 }
 
+// BenchmarkKernelPanel is the driver's whole macro-kernel: an L2-resident
+// MC×KC block of Ã against a KC×NC panel of B̃ that fills half this core's
+// share of L3 (the table's MC and NC, capped like the driver's blocking),
+// into an MC×NC column-major C too large for L2, so C's columns, not just
+// the slivers, arrive from L3 or memory.
+func BenchmarkKernelPanel(b *testing.B) {
+	benchKernels(b, func(b *testing.B, k *kernels.Kernel, fn kernels.Func) {
+		r, _ := spec.RealByName(k.Real)
+		mc := k.MC / k.MR * k.MR
+		nc := min(k.NC, Caches().L3/2/(benchKC*r.Size)) / k.NR * k.NR
+		a := filled(k, mc*benchKC)
+		bb := filled(k, nc*benchKC)
+		ldc := mc
+		c := filled(k, ldc*nc)
+		alpha, beta := one(k), one(k)
+		aStep, bStep := k.MR*benchKC*r.Size, k.NR*benchKC*r.Size
+		measure(b, k, 2*float64(mc*nc*benchKC), func() {
+			for jr := 0; jr < nc/k.NR; jr++ {
+				for ir := 0; ir < mc/k.MR; ir++ {
+					fn(benchKC, &a[ir*aStep], &bb[jr*bStep], &c[(jr*k.NR*ldc+ir*k.MR)*r.Size],
+						1, ldc, k.MR, k.NR, alpha, beta)
+				}
+			}
+		})
+	})
+}
+
 // BenchmarkKernelSmall is one kernel call of depth 64 (a 64×64×64 product's
 // share): prologue and epilogue weigh here.
 func BenchmarkKernelSmall(b *testing.B) {

@@ -72,6 +72,7 @@ func kernel(g *x86.Gen) {
 			c.VXORPS(p.acc(v, j), p.acc(v, j), p.acc(v, j))
 		}
 	}
+	g.PrefetchC()
 	bi := 0
 	g.KLoop(func(u, aOff, bOff int) {
 		for v := range p.a {

@@ -60,6 +60,7 @@ func kernel(g *x86.Gen) {
 			c.VPXORD(p.acc(v, j), p.acc(v, j), p.acc(v, j))
 		}
 	}
+	g.PrefetchC()
 	bi := 0
 	g.KLoop(func(u, aOff, bOff int) {
 		set := 0

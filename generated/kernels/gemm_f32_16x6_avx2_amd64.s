@@ -7,18 +7,38 @@
 // func gemm_f32_16x6_avx2(k int, a *byte, b *byte, c *byte, rsc int, csc int, m int, n int, alpha *byte, beta *byte)
 // Requires: AVX, FMA3, MMX+
 TEXT ·gemm_f32_16x6_avx2(SB), NOSPLIT, $64-80
-	VXORPS  Y0, Y0, Y0
-	VXORPS  Y2, Y2, Y2
-	VXORPS  Y4, Y4, Y4
-	VXORPS  Y6, Y6, Y6
-	VXORPS  Y8, Y8, Y8
-	VXORPS  Y10, Y10, Y10
-	VXORPS  Y1, Y1, Y1
-	VXORPS  Y3, Y3, Y3
-	VXORPS  Y5, Y5, Y5
-	VXORPS  Y7, Y7, Y7
-	VXORPS  Y9, Y9, Y9
-	VXORPS  Y11, Y11, Y11
+	VXORPS     Y0, Y0, Y0
+	VXORPS     Y2, Y2, Y2
+	VXORPS     Y4, Y4, Y4
+	VXORPS     Y6, Y6, Y6
+	VXORPS     Y8, Y8, Y8
+	VXORPS     Y10, Y10, Y10
+	VXORPS     Y1, Y1, Y1
+	VXORPS     Y3, Y3, Y3
+	VXORPS     Y5, Y5, Y5
+	VXORPS     Y7, Y7, Y7
+	VXORPS     Y9, Y9, Y9
+	VXORPS     Y11, Y11, Y11
+	MOVQ       c+24(FP), R8
+	MOVQ       rsc+32(FP), R9
+	MOVQ       csc+40(FP), R10
+	SHLQ       $0x02, R10
+	CMPQ       R9, $0x00000001
+	JNE        cfetched
+	MOVQ       R8, R13
+	PREFETCHT0 (R13)
+	ADDQ       R10, R13
+	PREFETCHT0 (R13)
+	ADDQ       R10, R13
+	PREFETCHT0 (R13)
+	ADDQ       R10, R13
+	PREFETCHT0 (R13)
+	ADDQ       R10, R13
+	PREFETCHT0 (R13)
+	ADDQ       R10, R13
+	PREFETCHT0 (R13)
+
+cfetched:
 	MOVQ    k+0(FP), CX
 	MOVQ    a+8(FP), SI
 	MOVQ    b+16(FP), DI
@@ -152,10 +172,6 @@ remloop:
 	JNZ          remloop
 
 epilogue:
-	MOVQ         c+24(FP), R8
-	MOVQ         rsc+32(FP), R9
-	MOVQ         csc+40(FP), R10
-	SHLQ         $0x02, R10
 	MOVQ         m+48(FP), R11
 	MOVQ         n+56(FP), R12
 	MOVQ         alpha+64(FP), AX

@@ -146,14 +146,41 @@ func (g *Gen) Prefetch(u int) {
 	emit(B, k.PrefetchB, k.NR*g.Size)
 }
 
-// LoadEpilogueArgs loads c, the strides (csc in bytes), m and n, and leaves
-// alpha's and beta's addresses in T0 and T1.
-func (g *Gen) LoadEpilogueArgs() {
+// PrefetchC loads c and the strides (csc in bytes) and, when rsc == 1,
+// prefetches the cache lines of every column of the MR×NR tile: C is the
+// one operand the driver does not keep in cache, and its lines, requested
+// now, arrive while the k loop runs instead of stalling the epilogue.
+// Lines past n are prefetched too, which is harmless: prefetches never
+// fault.
+func (g *Gen) PrefetchC() {
 	c := g.Ctx
 	c.Load(c.Param("c"), C)
 	c.Load(c.Param("rsc"), RSC)
 	c.Load(c.Param("csc"), CSC)
 	c.SHLQ(operand.U8(bits.TrailingZeros(uint(g.Size))), CSC)
+	c.CMPQ(RSC, operand.U32(1))
+	c.JNE(operand.LabelRef("cfetched"))
+	c.MOVQ(C, T2)
+	col := g.K.MR * g.Size
+	for j := 0; j < g.K.NR; j++ {
+		for off := 0; off < col; off += 64 {
+			c.PREFETCHT0(Mem(T2, off))
+		}
+		if col%64 != 0 || col > 64 {
+			// An unaligned column can end in one more line.
+			c.PREFETCHT0(Mem(T2, col-1))
+		}
+		if j+1 < g.K.NR {
+			c.ADDQ(CSC, T2)
+		}
+	}
+	c.Label("cfetched")
+}
+
+// LoadEpilogueArgs loads m and n and leaves alpha's and beta's addresses in
+// T0 and T1 (c and the strides are loaded by PrefetchC).
+func (g *Gen) LoadEpilogueArgs() {
+	c := g.Ctx
 	c.Load(c.Param("m"), M)
 	c.Load(c.Param("n"), N)
 	c.Load(c.Param("alpha"), T0)
