@@ -106,8 +106,14 @@ func TestBenchJSON(t *testing.T) {
 		}
 	}
 	// One peak per real type and thread count, each in the rows that use it.
+	// The probe runs before each of the 4 units of a type.
 	if len(rep.Peaks) != 4 {
 		t.Errorf("%d peaks, want 4 (2 real types × 2 thread counts): %+v", len(rep.Peaks), rep.Peaks)
+	}
+	for _, p := range rep.Peaks {
+		if p.Probes != 4 || !(p.GFlops > 0) || p.ISA != rep.ISA {
+			t.Errorf("peak %+v: want the best of 4 probes on %s", p, rep.ISA)
+		}
 	}
 	for _, r := range rep.Results {
 		real := map[string]string{"float32": "float32", "complex128": "float64"}[r.Type]

@@ -11,36 +11,36 @@ import (
 // callFunc runs one product on a pool: the thing a measurement times.
 type callFunc func(p *tcontract.Pool) error
 
-// newGemm allocates the dense row-major operands of one GEMM of type t,
-// A (m×k) and B (k×n) random, and returns the call C = A·B on them. The
-// operands are allocated once and reused by every call.
-func newGemm(t spec.Type, s mnk) (callFunc, error) {
+// newGemm lays out the dense row-major operands of one GEMM of type t in
+// st, A (m×k) and B (k×n) random, and returns the call C = A·B on them.
+// The operands are set up once and reused by every call of the unit.
+func newGemm(st *store, t spec.Type, s mnk) (callFunc, error) {
 	switch t.Name {
 	case "float32":
-		return gemmOf[float32](s), nil
+		return gemmOperands[float32](st, s).call, nil
 	case "float64":
-		return gemmOf[float64](s), nil
+		return gemmOperands[float64](st, s).call, nil
 	case "complex64":
-		return gemmOf[complex64](s), nil
+		return gemmOperands[complex64](st, s).call, nil
 	case "complex128":
-		return gemmOf[complex128](s), nil
+		return gemmOperands[complex128](st, s).call, nil
 	}
 	return nil, fmt.Errorf("the command has no operands for type %s", t.Name)
 }
 
-// newContraction allocates dense row-major tensors for a spec
-// ("A,B->C" labels) at the given extents, A and B random, and returns the
-// call C = A·B with alpha 1 and beta 0.
-func newContraction(t spec.Type, sp string, a, b, c []int) (callFunc, error) {
+// newContraction lays out dense row-major tensors for a spec ("A,B->C"
+// labels) at the given shapes in st, A and B random, and returns the call
+// C = A·B with alpha 1 and beta 0.
+func newContraction(st *store, t spec.Type, sp string, a, b, c []int) (callFunc, error) {
 	switch t.Name {
 	case "float32":
-		return contractionOf[float32](sp, a, b, c), nil
+		return contractionOperands[float32](st, sp, a, b, c).call, nil
 	case "float64":
-		return contractionOf[float64](sp, a, b, c), nil
+		return contractionOperands[float64](st, sp, a, b, c).call, nil
 	case "complex64":
-		return contractionOf[complex64](sp, a, b, c), nil
+		return contractionOperands[complex64](st, sp, a, b, c).call, nil
 	case "complex128":
-		return contractionOf[complex128](sp, a, b, c), nil
+		return contractionOperands[complex128](st, sp, a, b, c).call, nil
 	}
 	return nil, fmt.Errorf("the command has no operands for type %s", t.Name)
 }
@@ -51,14 +51,12 @@ type operands[T tcontract.Scalar] struct {
 	call    callFunc
 }
 
-func gemmOf[T tcontract.Scalar](s mnk) callFunc { return gemmOperands[T](s).call }
-
-func gemmOperands[T tcontract.Scalar](s mnk) operands[T] {
+func gemmOperands[T tcontract.Scalar](st *store, s mnk) operands[T] {
 	r := newRand()
 	o := operands[T]{
-		a: tcontract.Dense(random[T](s.M*s.K, r), s.M, s.K),
-		b: tcontract.Dense(random[T](s.K*s.N, r), s.K, s.N),
-		c: tcontract.Dense(zeros[T](s.M*s.N), s.M, s.N),
+		a: tcontract.Dense(random(slab[T](st, 0, s.M*s.K), r), s.M, s.K),
+		b: tcontract.Dense(random(slab[T](st, 1, s.K*s.N), r), s.K, s.N),
+		c: tcontract.Dense(zeros(slab[T](st, 2, s.M*s.N)), s.M, s.N),
 	}
 	var one, zero T = 1, 0
 	o.call = func(p *tcontract.Pool) error {
@@ -67,16 +65,12 @@ func gemmOperands[T tcontract.Scalar](s mnk) operands[T] {
 	return o
 }
 
-func contractionOf[T tcontract.Scalar](sp string, as, bs, cs []int) callFunc {
-	return contractionOperands[T](sp, as, bs, cs).call
-}
-
-func contractionOperands[T tcontract.Scalar](sp string, as, bs, cs []int) operands[T] {
+func contractionOperands[T tcontract.Scalar](st *store, sp string, as, bs, cs []int) operands[T] {
 	r := newRand()
 	o := operands[T]{
-		a: tcontract.Dense(random[T](volume(as), r), as...),
-		b: tcontract.Dense(random[T](volume(bs), r), bs...),
-		c: tcontract.Dense(zeros[T](volume(cs)), cs...),
+		a: tcontract.Dense(random(slab[T](st, 0, volume(as)), r), as...),
+		b: tcontract.Dense(random(slab[T](st, 1, volume(bs)), r), bs...),
+		c: tcontract.Dense(zeros(slab[T](st, 2, volume(cs))), cs...),
 	}
 	var one, zero T = 1, 0
 	o.call = func(p *tcontract.Pool) error {
@@ -102,12 +96,11 @@ func newRand() *rand.Rand { return rand.New(rand.NewPCG(1, 2)) }
 // operand of a gigabyte many times faster than drawing every element.
 const pattern = 1 << 14
 
-// random is a slice of n values whose first elements are random and the
-// rest a repeat of them; every page is written, so the first timed call
-// does not pay the page faults.
-func random[T tcontract.Scalar](n int, r *rand.Rand) []T {
-	s := make([]T, n)
-	head := s[:min(n, pattern)]
+// random fills s with random values, its first elements drawn and the rest
+// a repeat of them, and returns it. Every element is written, so a first
+// timed call never pays page faults on it.
+func random[T tcontract.Scalar](s []T, r *rand.Rand) []T {
+	head := s[:min(len(s), pattern)]
 	u := func() float64 { return 2*r.Float64() - 1 }
 	switch v := any(head).(type) {
 	case []float32:
@@ -127,16 +120,14 @@ func random[T tcontract.Scalar](n int, r *rand.Rand) []T {
 			v[i] = complex(u(), u())
 		}
 	}
-	for done := len(head); done < n; {
+	for done := len(head); done < len(s); {
 		done += copy(s[done:], s[:done])
 	}
 	return s
 }
 
-// zeros is a slice of n zeros with every page written (a large make is
-// fresh memory the OS maps on first touch).
-func zeros[T tcontract.Scalar](n int) []T {
-	s := make([]T, n)
+// zeros clears s, writing every element, and returns it.
+func zeros[T tcontract.Scalar](s []T) []T {
 	clear(s)
 	return s
 }

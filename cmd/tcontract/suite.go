@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"runtime/debug"
+	"slices"
 
 	"github.com/tcontract/tcontract"
 	"github.com/tcontract/tcontract/internal/spec"
@@ -26,12 +26,14 @@ type report struct {
 	Interrupted bool      `json:"interrupted"`
 }
 
-// peakRow is one measurement of the FMA peak probe.
+// peakRow is the FMA peak probe's rate for one real type and thread count:
+// in bench, the best of the probes taken through the run.
 type peakRow struct {
 	ISA     string  `json:"isa"`
 	Real    string  `json:"real"`
 	Threads int     `json:"threads"`
 	GFlops  float64 `json:"gflops"`
+	Probes  int     `json:"probes,omitempty"` // how many probes bench took
 }
 
 // result is one row: one product, one element type, one thread count.
@@ -49,7 +51,7 @@ type result struct {
 	Seconds float64 `json:"seconds"` // per call
 	Calls   int     `json:"calls"`   // calls per timed repetition
 	GFlops  float64 `json:"gflops"`
-	Peak    float64 `json:"peak_gflops"` // probe, same real type and threads, this run
+	Peak    float64 `json:"peak_gflops"` // best probe, same real type and threads, this run
 	OfPeak  float64 `json:"of_peak"`     // GFlops / Peak
 	// For a contraction: a GEMM of the same m, n, k, type and threads
 	// (dense row-major), and the contraction's rate over it.
@@ -69,13 +71,15 @@ type gemmKey struct {
 }
 
 // suite runs a benchConfig. A unit is one product for one type on every
-// thread count, allocated once; the context is checked between units, so
-// an interrupt finishes the unit in flight and keeps what was measured.
+// thread count, its operands laid out once; the context is checked between
+// units, so an interrupt finishes the unit in flight and keeps what was
+// measured.
 type suite struct {
 	cfg   benchConfig
 	prog  *progress
 	pools map[int]*tcontract.Pool
-	peaks map[string]map[int]float64 // real type -> threads -> GFLOP/s
+	store store
+	peaks []peakRow // best probe per real type and thread count so far
 	gemms map[gemmKey]float64
 	rep   *report
 }
@@ -105,9 +109,10 @@ func runSuite(ctx context.Context, cfg benchConfig, prog *progress) (*report, er
 		}
 	}()
 	s.rep.Planned = s.count()
+	s.reserve()
 	prog.start(s.rep.Planned)
+	defer s.finish()
 	for _, t := range cfg.types {
-		s.peaks = map[string]map[int]float64{} // re-measured per type: the clock drifts
 		for _, size := range cfg.sizes {
 			if ctx.Err() != nil {
 				s.rep.Interrupted = true
@@ -164,21 +169,62 @@ func (s *suite) count() int {
 	return n * len(s.cfg.threads)
 }
 
-// peak is the probe's rate for t's real type on threads, measured once per
-// type and thread count in this run.
-func (s *suite) peak(t spec.Type, threads int) float64 {
-	byThreads := s.peaks[t.Real]
-	if byThreads == nil {
-		byThreads = map[int]float64{}
-		s.peaks[t.Real] = byThreads
+// reserve sizes the operand store for the largest operands of the suite.
+func (s *suite) reserve() {
+	var most [3]int
+	need := func(t spec.Type, a, b, c int) {
+		for i, n := range [3]int{a, b, c} {
+			most[i] = max(most[i], n*t.Size)
+		}
 	}
-	if p, ok := byThreads[threads]; ok {
-		return p
+	for _, t := range s.cfg.types {
+		for _, sz := range s.cfg.sizes {
+			need(t, sz.M*sz.K, sz.K*sz.N, sz.M*sz.N)
+		}
+		for _, c := range s.cfg.cases {
+			ext := s.extents(t, c)
+			as, bs, cs := c.Shapes(ext)
+			need(t, volume(as), volume(bs), volume(cs))
+			m, n, k := c.MNK(ext)
+			need(t, m*k, k*n, m*n)
+		}
 	}
-	p := runtime.Peak(t.Real, threads)
-	byThreads[threads] = p
-	s.rep.Peaks = append(s.rep.Peaks, peakRow{ISA: s.rep.ISA, Real: t.Real, Threads: threads, GFlops: p})
-	return p
+	for i, n := range most {
+		s.store.reserve(i, n)
+	}
+}
+
+// probe runs the FMA peak probe for t's real type on every thread count
+// and keeps the best rate seen. It runs before every unit: the probe is
+// short, and a probe that another process disturbed (or that ran while the
+// clock was low) is outdone by a later one, since noise only ever lowers
+// a peak.
+func (s *suite) probe(t spec.Type) {
+	for _, th := range s.cfg.threads {
+		g := runtime.Peak(t.Real, th)
+		i := slices.IndexFunc(s.peaks, func(p peakRow) bool { return p.Real == t.Real && p.Threads == th })
+		if i < 0 {
+			s.peaks = append(s.peaks, peakRow{ISA: s.rep.ISA, Real: t.Real, Threads: th})
+			i = len(s.peaks) - 1
+		}
+		s.peaks[i].GFlops = max(s.peaks[i].GFlops, g)
+		s.peaks[i].Probes++
+	}
+}
+
+// finish puts the run's best peaks in the report and each row's fraction
+// of the peak of its real type and thread count.
+func (s *suite) finish() {
+	s.rep.Peaks = append(s.rep.Peaks[:0], s.peaks...)
+	for i := range s.rep.Results {
+		r := &s.rep.Results[i]
+		t, _ := typeNamed(r.Type)
+		for _, p := range s.peaks {
+			if p.Real == t.Real && p.Threads == r.Threads {
+				r.Peak, r.OfPeak = p.GFlops, r.GFlops/p.GFlops
+			}
+		}
+	}
 }
 
 func flopsOf(t spec.Type, m, n, k int) float64 {
@@ -191,6 +237,7 @@ func flopsOf(t spec.Type, m, n, k int) float64 {
 
 // gemmUnit measures one GEMM row on every thread count.
 func (s *suite) gemmUnit(t spec.Type, size mnk) error {
+	s.probe(t)
 	rows, err := s.measureGemm(t, size)
 	if err != nil {
 		return err
@@ -204,7 +251,6 @@ func (s *suite) gemmUnit(t spec.Type, size mnk) error {
 // rows it measured.
 func (s *suite) measureGemm(t spec.Type, size mnk) ([]result, error) {
 	var call callFunc
-	defer releaseOperands(&call)
 	var rows []result
 	for _, th := range s.cfg.threads {
 		key := gemmKey{t.Name, th, size}
@@ -213,7 +259,7 @@ func (s *suite) measureGemm(t spec.Type, size mnk) ([]result, error) {
 		}
 		if call == nil {
 			var err error
-			if call, err = newGemm(t, size); err != nil {
+			if call, err = newGemm(&s.store, t, size); err != nil {
 				return nil, err
 			}
 		}
@@ -230,28 +276,24 @@ func (s *suite) measureGemm(t spec.Type, size mnk) ([]result, error) {
 // caseUnit measures one TCCG contraction on every thread count, then a
 // GEMM of its m, n, k (unless measured already) for the ratio.
 func (s *suite) caseUnit(t spec.Type, c tccg.Case) error {
+	s.probe(t)
 	ext := s.extents(t, c)
 	m, n, k := c.MNK(ext)
 	as, bs, cs := c.Shapes(ext)
-	var rows []result
-	err := func() error {
-		call, err := newContraction(t, c.Spec, as, bs, cs)
-		if err != nil {
-			return err
-		}
-		defer releaseOperands(&call)
-		for _, th := range s.cfg.threads {
-			r := result{Type: t.Name, Threads: th, Kind: "tccg", ID: c.ID, Name: c.Name, Spec: c.Spec, M: m, N: n, K: k}
-			if err := s.take(&r, t, call, fmt.Sprintf("tccg %d %s", c.ID, c.Name)); err != nil {
-				return fmt.Errorf("%s tccg %d %s on %d threads: %w", t.Name, c.ID, c.Name, th, err)
-			}
-			rows = append(rows, r)
-		}
-		return nil
-	}()
+	call, err := newContraction(&s.store, t, c.Spec, as, bs, cs)
 	if err != nil {
 		return err
 	}
+	var rows []result
+	for _, th := range s.cfg.threads {
+		r := result{Type: t.Name, Threads: th, Kind: "tccg", ID: c.ID, Name: c.Name, Spec: c.Spec, M: m, N: n, K: k}
+		if err := s.take(&r, t, call, fmt.Sprintf("tccg %d %s", c.ID, c.Name)); err != nil {
+			return fmt.Errorf("%s tccg %d %s on %d threads: %w", t.Name, c.ID, c.Name, th, err)
+		}
+		rows = append(rows, r)
+	}
+	// The GEMM reuses the contraction's memory: its operands have the
+	// same sizes.
 	if _, err := s.measureGemm(t, mnk{m, n, k}); err != nil {
 		return err
 	}
@@ -270,7 +312,6 @@ func (s *suite) caseUnit(t spec.Type, c tccg.Case) error {
 // take measures call on one thread count into r.
 func (s *suite) take(r *result, t spec.Type, call callFunc, label string) error {
 	s.prog.show(fmt.Sprintf("%s %dT %s", t.Name, r.Threads, label))
-	peak := s.peak(t, r.Threads)
 	smp, err := measure(call, s.pools[r.Threads], s.cfg.tm)
 	if err != nil {
 		return err
@@ -278,10 +319,6 @@ func (s *suite) take(r *result, t spec.Type, call callFunc, label string) error 
 	r.Flops = flopsOf(t, r.M, r.N, r.K)
 	r.Seconds, r.Calls = smp.secs, smp.calls
 	r.GFlops = r.Flops / smp.secs / 1e9
-	r.Peak = peak
-	if peak > 0 {
-		r.OfPeak = r.GFlops / peak
-	}
 	s.rep.Done++
 	s.prog.step()
 	return nil
@@ -290,15 +327,5 @@ func (s *suite) take(r *result, t spec.Type, call callFunc, label string) error 
 func (s *suite) unitDone() {
 	if afterUnit != nil {
 		afterUnit()
-	}
-}
-
-// releaseOperands drops a unit's operands (hundreds of MB for a TCCG case)
-// and returns the memory before the next unit allocates its own, so the
-// suite's footprint stays that of one case.
-func releaseOperands(call *callFunc) {
-	if *call != nil {
-		*call = nil
-		debug.FreeOSMemory()
 	}
 }
