@@ -14,47 +14,66 @@ type layout struct {
 	e    elem
 	side string // "" for the real layout, "A" or "B"
 	dI   int    // reals between rows i and i+1 of one step
-	// alpha declares the parameters that carry alpha into the loops.
+	// scaled layouts multiply by alpha; the others store the elements as
+	// they are, for alpha == 1 (the driver's usual case).
+	scaled bool
+	// alpha declares the parameters that carry alpha (and for the complex
+	// layouts lb, the bytes to an element's second column or row) into the
+	// loops.
 	alpha []jen.Code
 	// store emits the statements that store element src[si] at the real
 	// pointed to by q plus plus bytes.
 	store func(g *jen.Group, si, q string, plus int)
 }
 
-func (l layout) name(stem string) string { return stem + l.side + l.e.Short }
+func (l layout) name(stem string) string {
+	if l.scaled {
+		stem += "Scaled"
+	}
+	return stem + l.side + l.e.Short
+}
 
-func realLayout(e elem) layout {
-	return layout{
-		e: e, dI: 1,
-		alpha: []jen.Code{id("a").Id(e.R)},
-		store: func(g *jen.Group, si, q string, plus int) {
-			g.Add(atPtr(e.R, q, plusLit(plus))).Op("=").Id("a").Op("*").Add(at(e.R, "s", si, e.Z, 0))
-		},
+func realLayout(e elem, scaled bool) layout {
+	l := layout{e: e, dI: 1, scaled: scaled}
+	if scaled {
+		l.alpha = []jen.Code{id("a").Id(e.R)}
+	}
+	l.store = func(g *jen.Group, si, q string, plus int) {
+		v := at(e.R, "s", si, e.Z, 0)
+		if scaled {
+			v = id("a").Op("*").Add(v)
+		}
+		g.Add(atPtr(e.R, q, plusLit(plus))).Op("=").Add(v)
+	}
+	return l
+}
+
+// complexLoad emits x, y := src[si] (the real and imaginary parts), times
+// alpha when scaled.
+func complexLoad(g *jen.Group, e elem, si string, scaled bool) {
+	g.Id("v").Op(":=").Add(ptr("s", id(si).Op("*").Lit(e.Size)))
+	g.List(id("x"), id("y")).Op(":=").List(atPtr(e.R, "v", nil), atPtr(e.R, "v", lit(e.Z)))
+	if scaled {
+		g.List(id("x"), id("y")).Op("=").List(
+			id("ar").Op("*").Id("x").Op("-").Id("ai").Op("*").Id("y"),
+			id("ar").Op("*").Id("y").Op("+").Id("ai").Op("*").Id("x"))
 	}
 }
 
-// complexLoad emits x, y := alpha·src[si] (the real and imaginary parts).
-func complexLoad(g *jen.Group, e elem, si string) {
-	g.Id("v").Op(":=").Add(ptr("s", id(si).Op("*").Lit(e.Size)))
-	g.List(id("x"), id("y")).Op(":=").List(atPtr(e.R, "v", nil), atPtr(e.R, "v", lit(e.Z)))
-	g.If(jen.Op("!").Id("unit")).Block(
-		jen.List(id("x"), id("y")).Op("=").List(
-			id("ar").Op("*").Id("x").Op("-").Id("ai").Op("*").Id("y"),
-			id("ar").Op("*").Id("y").Op("+").Id("ai").Op("*").Id("x")),
-	)
-}
-
-func complexAlpha(e elem) []jen.Code {
-	return []jen.Code{id("ar"), id("ai").Id(e.R), id("unit").Bool(), id("lb").Int()}
+func complexAlpha(e elem, scaled bool) []jen.Code {
+	if scaled {
+		return []jen.Code{id("ar"), id("ai").Id(e.R), id("lb").Int()}
+	}
+	return []jen.Code{id("lb").Int()}
 }
 
 // complexA is 1m's "1e" layout: for step p, real column 2p holds
 // (re a_i, im a_i) and column 2p+1, lb bytes further, (−im a_i, re a_i).
-func complexA(e elem) layout {
+func complexA(e elem, scaled bool) layout {
 	return layout{
-		e: e, side: "A", dI: 2, alpha: complexAlpha(e),
+		e: e, side: "A", dI: 2, scaled: scaled, alpha: complexAlpha(e, scaled),
 		store: func(g *jen.Group, si, q string, plus int) {
-			complexLoad(g, e, si)
+			complexLoad(g, e, si, scaled)
 			g.Add(atPtr(e.R, q, plusLit(plus))).Op("=").Id("x")
 			g.Add(atPtr(e.R, q, plusLit(plus+e.Z))).Op("=").Id("y")
 			g.Add(atPtr(e.R, q, id("lb").Add(plusTail(plus)))).Op("=").Op("-").Id("y")
@@ -65,11 +84,11 @@ func complexA(e elem) layout {
 
 // complexB is 1m's "1r" layout: real row 2p holds re b_j, row 2p+1, lb bytes
 // further, im b_j.
-func complexB(e elem) layout {
+func complexB(e elem, scaled bool) layout {
 	return layout{
-		e: e, side: "B", dI: 1, alpha: complexAlpha(e),
+		e: e, side: "B", dI: 1, scaled: scaled, alpha: complexAlpha(e, scaled),
 		store: func(g *jen.Group, si, q string, plus int) {
-			complexLoad(g, e, si)
+			complexLoad(g, e, si, scaled)
 			g.Add(atPtr(e.R, q, plusLit(plus))).Op("=").Id("x")
 			g.Add(atPtr(e.R, q, id("lb").Add(plusTail(plus)))).Op("=").Id("y")
 		},
@@ -180,13 +199,17 @@ func emitLoops(f *jen.File, l layout) {
 }
 
 func layoutName(l layout) string {
+	name := "the real"
 	switch l.side {
 	case "A":
-		return "the 1e"
+		name = "the 1e"
 	case "B":
-		return "the 1r"
+		name = "the 1r"
 	}
-	return "the real"
+	if l.scaled {
+		name += ", times alpha,"
+	}
+	return name
 }
 
 // rowOffset is i·dI, the real offset of row i of a step.

@@ -10,17 +10,21 @@ import (
 // and the PackA and PackB entry points that pick a loop per sliver.
 func emitPack(f *jen.File, e elem) {
 	if !e.Complex {
-		l := realLayout(e)
-		emitPackEntry(f, l, "w", "n", "off", "bs")
+		l, ls := realLayout(e, false), realLayout(e, true)
+		emitPackEntry(f, l, ls, "w", "n", "off", "bs")
 		emitLoops(f, l)
+		emitLoops(f, ls)
 		return
 	}
-	a, b := complexA(e), complexB(e)
-	emitPackEntry(f, a, "mr", "mc", "rowOff", "rowBS")
+	a, as := complexA(e, false), complexA(e, true)
+	emitPackEntry(f, a, as, "mr", "mc", "rowOff", "rowBS")
 	emitRotate(f, e)
 	emitLoops(f, a)
-	emitPackEntry(f, b, "nr", "nc", "colOff", "colBS")
+	emitLoops(f, as)
+	b, bs := complexB(e, false), complexB(e, true)
+	emitPackEntry(f, b, bs, "nr", "nc", "colOff", "colBS")
 	emitLoops(f, b)
+	emitLoops(f, bs)
 }
 
 // readAlpha declares the alpha of a routine: a (real) or ar, ai and unit
@@ -39,10 +43,11 @@ func readAlpha(g *jen.Group, e elem, name string, prefix string) {
 	)
 }
 
-// emitPackEntry writes a PackA or PackB routine. w, n, off and bs name the
-// sliver width, the block's extent across slivers, its offsets and its
-// per-sliver steps (mr, mc, rowOff, rowBS for A).
-func emitPackEntry(f *jen.File, l layout, w, n, off, bs string) {
+// emitPackEntry writes a PackA or PackB routine that packs each sliver with
+// a loop of layout l, or of ls (its scaled twin) when alpha is not 1. w, n,
+// off and bs name the sliver width, the block's extent across slivers, its
+// offsets and its per-sliver steps (mr, mc, rowOff, rowBS for A).
+func emitPackEntry(f *jen.File, l, ls layout, w, n, off, bs string) {
 	e := l.e
 	z := e.Z
 	var text string
@@ -63,14 +68,24 @@ func emitPackEntry(f *jen.File, l layout, w, n, off, bs string) {
 	doc(f, text)
 	f.Func().Id(l.name("pack")).Params(packParams(w, n, off, bs)...).BlockFunc(func(g *jen.Group) {
 		g.If(id(n).Op("<=").Lit(0).Op("||").Id("kc").Op("<=").Lit(0)).Block(jen.Return())
-		var alphaArgs []jen.Code
+		// The loops' trailing arguments, as layout.alpha declares them.
+		var args, argsScaled []jen.Code
+		readAlpha(g, e, "alpha", "a")
 		if e.Complex {
-			readAlpha(g, e, "alpha", "a")
 			g.Id("unit").Op(":=").Id("ar").Op("==").Lit(1).Op("&&").Id("ai").Op("==").Lit(0)
-			alphaArgs = []jen.Code{id("ar"), id("ai"), id("unit"), id("lb")}
+			args, argsScaled = []jen.Code{id("lb")}, []jen.Code{id("ar"), id("ai"), id("lb")}
 		} else {
-			readAlpha(g, e, "alpha", "a")
-			alphaArgs = []jen.Code{id("a")}
+			g.Id("unit").Op(":=").Id("a").Op("==").Lit(1)
+			argsScaled = []jen.Code{id("a")}
+		}
+		// call is the call of loop stem with the sliver's arguments, scaled or
+		// not as alpha asks.
+		call := func(stem string, lead ...jen.Code) jen.Code {
+			return jen.If(id("unit")).Block(
+				id(l.name(stem)).Call(append(lead[:len(lead):len(lead)], args...)...),
+			).Else().Block(
+				id(ls.name(stem)).Call(append(lead[:len(lead):len(lead)], argsScaled...)...),
+			)
 		}
 		g.List(id("d"), id("s")).Op(":=").List(unsafePtr(id("dst")), unsafePtr(id("src")))
 		g.Id("kOff").Op("=").Id("kOff").Index(jen.Empty(), id("kc"))
@@ -106,7 +121,7 @@ func emitPackEntry(f *jen.File, l layout, w, n, off, bs string) {
 			g.Switch().BlockFunc(func(g *jen.Group) {
 				switch l.side {
 				case "":
-					g.Case(id("step").Op("==").Lit(1).Op("&&").Id("a").Op("==").Lit(1)).Block(
+					g.Case(id("step").Op("==").Lit(1).Op("&&").Id("unit")).Block(
 						jen.Comment("Each step is a run of contiguous elements: a copy."),
 						id("copyRuns").Call(ptr("d", id("d0").Op("*").Lit(z)), id("s"), runBytes, rowBytes, id("o").Index(lit(0)), id("kOff"), lit(e.Size)),
 					)
@@ -119,15 +134,14 @@ func emitPackEntry(f *jen.File, l layout, w, n, off, bs string) {
 					)
 				}
 				g.Case(id("step").Op("!=").Lit(0).Op("&&").Id("kStride").Op("==").Lit(1)).Block(
-					id(l.name("transpose")).Call(append([]jen.Code{id("d"), id("s"), id("d0"), dP, id("rows"), id("kc"),
-						id("o").Index(lit(0)).Op("+").Id("kOff").Index(lit(0)), id("step")}, alphaArgs...)...),
+					call("transpose", id("d"), id("s"), id("d0"), dP, id("rows"), id("kc"),
+						id("o").Index(lit(0)).Op("+").Id("kOff").Index(lit(0)), id("step")),
 				)
 				g.Case(id("step").Op("!=").Lit(0)).Block(
-					id(l.name("strided")).Call(append([]jen.Code{id("d"), id("s"), id("d0"), dP, id("rows"),
-						id("o").Index(lit(0)), id("step"), id("kOff")}, alphaArgs...)...),
+					call("strided", id("d"), id("s"), id("d0"), dP, id("rows"), id("o").Index(lit(0)), id("step"), id("kOff")),
 				)
 				g.Default().Block(
-					id(l.name("gather")).Call(append([]jen.Code{id("d"), id("s"), id("d0"), dP, id("o"), id("kOff")}, alphaArgs...)...),
+					call("gather", id("d"), id("s"), id("d0"), dP, id("o"), id("kOff")),
 				)
 			})
 			g.If(id("rows").Op("<").Id(w)).Block(

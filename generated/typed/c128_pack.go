@@ -31,11 +31,23 @@ func packAC128(dst, src *byte, mr, mc, kc int, rowOff, rowBS, kOff []int64, kStr
 			copyRuns(unsafe.Add(d, d0*8), s, rows*16, 2*lb, o[0], kOff, 16)
 			rotateC128(unsafe.Add(d, d0*8), rows, kc, lb)
 		case step != 0 && kStride == 1:
-			transposeAC128(d, s, d0, 4*mr, rows, kc, o[0]+kOff[0], step, ar, ai, unit, lb)
+			if unit {
+				transposeAC128(d, s, d0, 4*mr, rows, kc, o[0]+kOff[0], step, lb)
+			} else {
+				transposeScaledAC128(d, s, d0, 4*mr, rows, kc, o[0]+kOff[0], step, ar, ai, lb)
+			}
 		case step != 0:
-			stridedAC128(d, s, d0, 4*mr, rows, o[0], step, kOff, ar, ai, unit, lb)
+			if unit {
+				stridedAC128(d, s, d0, 4*mr, rows, o[0], step, kOff, lb)
+			} else {
+				stridedScaledAC128(d, s, d0, 4*mr, rows, o[0], step, kOff, ar, ai, lb)
+			}
 		default:
-			gatherAC128(d, s, d0, 4*mr, o, kOff, ar, ai, unit, lb)
+			if unit {
+				gatherAC128(d, s, d0, 4*mr, o, kOff, lb)
+			} else {
+				gatherScaledAC128(d, s, d0, 4*mr, o, kOff, ar, ai, lb)
+			}
 		}
 		if rows < mr {
 			zeroRuns(unsafe.Add(d, d0*8), rows*16, lb, lb, 2*kc)
@@ -60,7 +72,7 @@ func rotateC128(q unsafe.Pointer, rows, kc, lb int) {
 // transposeAC128 packs a sliver in the 1e layout from rows step elements apart,
 // each of kc adjacent steps (kStride == 1), starting at s[base]: it reads along
 // the rows and writes across them.
-func transposeAC128(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64, ar, ai float64, unit bool, lb int) {
+func transposeAC128(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64, lb int) {
 	i := 0
 	for ; i < rows; i++ {
 		si := base + int64(i)*step
@@ -69,9 +81,6 @@ func transposeAC128(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64,
 			q := unsafe.Add(d, di*8)
 			v := unsafe.Add(s, si*16)
 			x, y := *(*float64)(v), *(*float64)(unsafe.Add(v, 8))
-			if !unit {
-				x, y = ar*x-ai*y, ar*y+ai*x
-			}
 			*(*float64)(q) = x
 			*(*float64)(unsafe.Add(q, 8)) = y
 			*(*float64)(unsafe.Add(q, lb)) = -y
@@ -84,7 +93,7 @@ func transposeAC128(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64,
 
 // stridedAC128 packs a sliver in the 1e layout from rows step elements apart, step p
 // of row i at s[base+i·step+kOff[p]].
-func stridedAC128(d, s unsafe.Pointer, d0, dP, rows int, base, step int64, kOff []int64, ar, ai float64, unit bool, lb int) {
+func stridedAC128(d, s unsafe.Pointer, d0, dP, rows int, base, step int64, kOff []int64, lb int) {
 	for p, k := range kOff {
 		si := base + k
 		di := d0 + p*dP
@@ -92,9 +101,6 @@ func stridedAC128(d, s unsafe.Pointer, d0, dP, rows int, base, step int64, kOff 
 			q := unsafe.Add(d, di*8)
 			v := unsafe.Add(s, si*16)
 			x, y := *(*float64)(v), *(*float64)(unsafe.Add(v, 8))
-			if !unit {
-				x, y = ar*x-ai*y, ar*y+ai*x
-			}
 			*(*float64)(q) = x
 			*(*float64)(unsafe.Add(q, 8)) = y
 			*(*float64)(unsafe.Add(q, lb)) = -y
@@ -107,7 +113,7 @@ func stridedAC128(d, s unsafe.Pointer, d0, dP, rows int, base, step int64, kOff 
 
 // gatherAC128 packs a sliver in the 1e layout through the offsets: step p of row i
 // at s[o[i]+kOff[p]].
-func gatherAC128(d, s unsafe.Pointer, d0, dP int, o, kOff []int64, ar, ai float64, unit bool, lb int) {
+func gatherAC128(d, s unsafe.Pointer, d0, dP int, o, kOff []int64, lb int) {
 	for p, k := range kOff {
 		di := d0 + p*dP
 		for _, oi := range o {
@@ -115,9 +121,70 @@ func gatherAC128(d, s unsafe.Pointer, d0, dP int, o, kOff []int64, ar, ai float6
 			q := unsafe.Add(d, di*8)
 			v := unsafe.Add(s, si*16)
 			x, y := *(*float64)(v), *(*float64)(unsafe.Add(v, 8))
-			if !unit {
-				x, y = ar*x-ai*y, ar*y+ai*x
-			}
+			*(*float64)(q) = x
+			*(*float64)(unsafe.Add(q, 8)) = y
+			*(*float64)(unsafe.Add(q, lb)) = -y
+			*(*float64)(unsafe.Add(q, lb+8)) = x
+			di += 2
+		}
+	}
+}
+
+// transposeScaledAC128 packs a sliver in the 1e, times alpha, layout from rows step elements apart,
+// each of kc adjacent steps (kStride == 1), starting at s[base]: it reads along
+// the rows and writes across them.
+func transposeScaledAC128(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64, ar, ai float64, lb int) {
+	i := 0
+	for ; i < rows; i++ {
+		si := base + int64(i)*step
+		di := d0 + i*2
+		for range kc {
+			q := unsafe.Add(d, di*8)
+			v := unsafe.Add(s, si*16)
+			x, y := *(*float64)(v), *(*float64)(unsafe.Add(v, 8))
+			x, y = ar*x-ai*y, ar*y+ai*x
+			*(*float64)(q) = x
+			*(*float64)(unsafe.Add(q, 8)) = y
+			*(*float64)(unsafe.Add(q, lb)) = -y
+			*(*float64)(unsafe.Add(q, lb+8)) = x
+			si++
+			di += dP
+		}
+	}
+}
+
+// stridedScaledAC128 packs a sliver in the 1e, times alpha, layout from rows step elements apart, step p
+// of row i at s[base+i·step+kOff[p]].
+func stridedScaledAC128(d, s unsafe.Pointer, d0, dP, rows int, base, step int64, kOff []int64, ar, ai float64, lb int) {
+	for p, k := range kOff {
+		si := base + k
+		di := d0 + p*dP
+		for range rows {
+			q := unsafe.Add(d, di*8)
+			v := unsafe.Add(s, si*16)
+			x, y := *(*float64)(v), *(*float64)(unsafe.Add(v, 8))
+			x, y = ar*x-ai*y, ar*y+ai*x
+			*(*float64)(q) = x
+			*(*float64)(unsafe.Add(q, 8)) = y
+			*(*float64)(unsafe.Add(q, lb)) = -y
+			*(*float64)(unsafe.Add(q, lb+8)) = x
+			si += step
+			di += 2
+		}
+	}
+}
+
+// gatherScaledAC128 packs a sliver in the 1e, times alpha, layout through the offsets: step p of row i
+// at s[o[i]+kOff[p]].
+func gatherScaledAC128(d, s unsafe.Pointer, d0, dP int, o, kOff []int64, ar, ai float64, lb int) {
+	for p, k := range kOff {
+		di := d0 + p*dP
+		for _, oi := range o {
+			si := oi + k
+			q := unsafe.Add(d, di*8)
+			v := unsafe.Add(s, si*16)
+			x, y := *(*float64)(v), *(*float64)(unsafe.Add(v, 8))
+			x, y = ar*x-ai*y, ar*y+ai*x
 			*(*float64)(q) = x
 			*(*float64)(unsafe.Add(q, 8)) = y
 			*(*float64)(unsafe.Add(q, lb)) = -y
@@ -149,11 +216,23 @@ func packBC128(dst, src *byte, nr, nc, kc int, colOff, colBS, kOff []int64, kStr
 		d0 := i0 * 2 * kc
 		switch {
 		case step != 0 && kStride == 1:
-			transposeBC128(d, s, d0, 2*nr, rows, kc, o[0]+kOff[0], step, ar, ai, unit, lb)
+			if unit {
+				transposeBC128(d, s, d0, 2*nr, rows, kc, o[0]+kOff[0], step, lb)
+			} else {
+				transposeScaledBC128(d, s, d0, 2*nr, rows, kc, o[0]+kOff[0], step, ar, ai, lb)
+			}
 		case step != 0:
-			stridedBC128(d, s, d0, 2*nr, rows, o[0], step, kOff, ar, ai, unit, lb)
+			if unit {
+				stridedBC128(d, s, d0, 2*nr, rows, o[0], step, kOff, lb)
+			} else {
+				stridedScaledBC128(d, s, d0, 2*nr, rows, o[0], step, kOff, ar, ai, lb)
+			}
 		default:
-			gatherBC128(d, s, d0, 2*nr, o, kOff, ar, ai, unit, lb)
+			if unit {
+				gatherBC128(d, s, d0, 2*nr, o, kOff, lb)
+			} else {
+				gatherScaledBC128(d, s, d0, 2*nr, o, kOff, ar, ai, lb)
+			}
 		}
 		if rows < nr {
 			zeroRuns(unsafe.Add(d, d0*8), rows*8, lb, lb, 2*kc)
@@ -164,7 +243,7 @@ func packBC128(dst, src *byte, nr, nc, kc int, colOff, colBS, kOff []int64, kStr
 // transposeBC128 packs a sliver in the 1r layout from rows step elements apart,
 // each of kc adjacent steps (kStride == 1), starting at s[base]: it reads along
 // the rows and writes across them.
-func transposeBC128(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64, ar, ai float64, unit bool, lb int) {
+func transposeBC128(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64, lb int) {
 	i := 0
 	for ; i < rows; i++ {
 		si := base + int64(i)*step
@@ -173,9 +252,6 @@ func transposeBC128(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64,
 			q := unsafe.Add(d, di*8)
 			v := unsafe.Add(s, si*16)
 			x, y := *(*float64)(v), *(*float64)(unsafe.Add(v, 8))
-			if !unit {
-				x, y = ar*x-ai*y, ar*y+ai*x
-			}
 			*(*float64)(q) = x
 			*(*float64)(unsafe.Add(q, lb)) = y
 			si++
@@ -186,7 +262,7 @@ func transposeBC128(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64,
 
 // stridedBC128 packs a sliver in the 1r layout from rows step elements apart, step p
 // of row i at s[base+i·step+kOff[p]].
-func stridedBC128(d, s unsafe.Pointer, d0, dP, rows int, base, step int64, kOff []int64, ar, ai float64, unit bool, lb int) {
+func stridedBC128(d, s unsafe.Pointer, d0, dP, rows int, base, step int64, kOff []int64, lb int) {
 	for p, k := range kOff {
 		si := base + k
 		di := d0 + p*dP
@@ -194,9 +270,6 @@ func stridedBC128(d, s unsafe.Pointer, d0, dP, rows int, base, step int64, kOff 
 			q := unsafe.Add(d, di*8)
 			v := unsafe.Add(s, si*16)
 			x, y := *(*float64)(v), *(*float64)(unsafe.Add(v, 8))
-			if !unit {
-				x, y = ar*x-ai*y, ar*y+ai*x
-			}
 			*(*float64)(q) = x
 			*(*float64)(unsafe.Add(q, lb)) = y
 			si += step
@@ -207,7 +280,7 @@ func stridedBC128(d, s unsafe.Pointer, d0, dP, rows int, base, step int64, kOff 
 
 // gatherBC128 packs a sliver in the 1r layout through the offsets: step p of row i
 // at s[o[i]+kOff[p]].
-func gatherBC128(d, s unsafe.Pointer, d0, dP int, o, kOff []int64, ar, ai float64, unit bool, lb int) {
+func gatherBC128(d, s unsafe.Pointer, d0, dP int, o, kOff []int64, lb int) {
 	for p, k := range kOff {
 		di := d0 + p*dP
 		for _, oi := range o {
@@ -215,9 +288,64 @@ func gatherBC128(d, s unsafe.Pointer, d0, dP int, o, kOff []int64, ar, ai float6
 			q := unsafe.Add(d, di*8)
 			v := unsafe.Add(s, si*16)
 			x, y := *(*float64)(v), *(*float64)(unsafe.Add(v, 8))
-			if !unit {
-				x, y = ar*x-ai*y, ar*y+ai*x
-			}
+			*(*float64)(q) = x
+			*(*float64)(unsafe.Add(q, lb)) = y
+			di++
+		}
+	}
+}
+
+// transposeScaledBC128 packs a sliver in the 1r, times alpha, layout from rows step elements apart,
+// each of kc adjacent steps (kStride == 1), starting at s[base]: it reads along
+// the rows and writes across them.
+func transposeScaledBC128(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64, ar, ai float64, lb int) {
+	i := 0
+	for ; i < rows; i++ {
+		si := base + int64(i)*step
+		di := d0 + i
+		for range kc {
+			q := unsafe.Add(d, di*8)
+			v := unsafe.Add(s, si*16)
+			x, y := *(*float64)(v), *(*float64)(unsafe.Add(v, 8))
+			x, y = ar*x-ai*y, ar*y+ai*x
+			*(*float64)(q) = x
+			*(*float64)(unsafe.Add(q, lb)) = y
+			si++
+			di += dP
+		}
+	}
+}
+
+// stridedScaledBC128 packs a sliver in the 1r, times alpha, layout from rows step elements apart, step p
+// of row i at s[base+i·step+kOff[p]].
+func stridedScaledBC128(d, s unsafe.Pointer, d0, dP, rows int, base, step int64, kOff []int64, ar, ai float64, lb int) {
+	for p, k := range kOff {
+		si := base + k
+		di := d0 + p*dP
+		for range rows {
+			q := unsafe.Add(d, di*8)
+			v := unsafe.Add(s, si*16)
+			x, y := *(*float64)(v), *(*float64)(unsafe.Add(v, 8))
+			x, y = ar*x-ai*y, ar*y+ai*x
+			*(*float64)(q) = x
+			*(*float64)(unsafe.Add(q, lb)) = y
+			si += step
+			di++
+		}
+	}
+}
+
+// gatherScaledBC128 packs a sliver in the 1r, times alpha, layout through the offsets: step p of row i
+// at s[o[i]+kOff[p]].
+func gatherScaledBC128(d, s unsafe.Pointer, d0, dP int, o, kOff []int64, ar, ai float64, lb int) {
+	for p, k := range kOff {
+		di := d0 + p*dP
+		for _, oi := range o {
+			si := oi + k
+			q := unsafe.Add(d, di*8)
+			v := unsafe.Add(s, si*16)
+			x, y := *(*float64)(v), *(*float64)(unsafe.Add(v, 8))
+			x, y = ar*x-ai*y, ar*y+ai*x
 			*(*float64)(q) = x
 			*(*float64)(unsafe.Add(q, lb)) = y
 			di++

@@ -31,11 +31,23 @@ func packAC64(dst, src *byte, mr, mc, kc int, rowOff, rowBS, kOff []int64, kStri
 			copyRuns(unsafe.Add(d, d0*4), s, rows*8, 2*lb, o[0], kOff, 8)
 			rotateC64(unsafe.Add(d, d0*4), rows, kc, lb)
 		case step != 0 && kStride == 1:
-			transposeAC64(d, s, d0, 4*mr, rows, kc, o[0]+kOff[0], step, ar, ai, unit, lb)
+			if unit {
+				transposeAC64(d, s, d0, 4*mr, rows, kc, o[0]+kOff[0], step, lb)
+			} else {
+				transposeScaledAC64(d, s, d0, 4*mr, rows, kc, o[0]+kOff[0], step, ar, ai, lb)
+			}
 		case step != 0:
-			stridedAC64(d, s, d0, 4*mr, rows, o[0], step, kOff, ar, ai, unit, lb)
+			if unit {
+				stridedAC64(d, s, d0, 4*mr, rows, o[0], step, kOff, lb)
+			} else {
+				stridedScaledAC64(d, s, d0, 4*mr, rows, o[0], step, kOff, ar, ai, lb)
+			}
 		default:
-			gatherAC64(d, s, d0, 4*mr, o, kOff, ar, ai, unit, lb)
+			if unit {
+				gatherAC64(d, s, d0, 4*mr, o, kOff, lb)
+			} else {
+				gatherScaledAC64(d, s, d0, 4*mr, o, kOff, ar, ai, lb)
+			}
 		}
 		if rows < mr {
 			zeroRuns(unsafe.Add(d, d0*4), rows*8, lb, lb, 2*kc)
@@ -60,7 +72,7 @@ func rotateC64(q unsafe.Pointer, rows, kc, lb int) {
 // transposeAC64 packs a sliver in the 1e layout from rows step elements apart,
 // each of kc adjacent steps (kStride == 1), starting at s[base]: it reads along
 // the rows and writes across them.
-func transposeAC64(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64, ar, ai float32, unit bool, lb int) {
+func transposeAC64(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64, lb int) {
 	i := 0
 	for ; i < rows; i++ {
 		si := base + int64(i)*step
@@ -69,9 +81,6 @@ func transposeAC64(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64, 
 			q := unsafe.Add(d, di*4)
 			v := unsafe.Add(s, si*8)
 			x, y := *(*float32)(v), *(*float32)(unsafe.Add(v, 4))
-			if !unit {
-				x, y = ar*x-ai*y, ar*y+ai*x
-			}
 			*(*float32)(q) = x
 			*(*float32)(unsafe.Add(q, 4)) = y
 			*(*float32)(unsafe.Add(q, lb)) = -y
@@ -84,7 +93,7 @@ func transposeAC64(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64, 
 
 // stridedAC64 packs a sliver in the 1e layout from rows step elements apart, step p
 // of row i at s[base+i·step+kOff[p]].
-func stridedAC64(d, s unsafe.Pointer, d0, dP, rows int, base, step int64, kOff []int64, ar, ai float32, unit bool, lb int) {
+func stridedAC64(d, s unsafe.Pointer, d0, dP, rows int, base, step int64, kOff []int64, lb int) {
 	for p, k := range kOff {
 		si := base + k
 		di := d0 + p*dP
@@ -92,9 +101,6 @@ func stridedAC64(d, s unsafe.Pointer, d0, dP, rows int, base, step int64, kOff [
 			q := unsafe.Add(d, di*4)
 			v := unsafe.Add(s, si*8)
 			x, y := *(*float32)(v), *(*float32)(unsafe.Add(v, 4))
-			if !unit {
-				x, y = ar*x-ai*y, ar*y+ai*x
-			}
 			*(*float32)(q) = x
 			*(*float32)(unsafe.Add(q, 4)) = y
 			*(*float32)(unsafe.Add(q, lb)) = -y
@@ -107,7 +113,7 @@ func stridedAC64(d, s unsafe.Pointer, d0, dP, rows int, base, step int64, kOff [
 
 // gatherAC64 packs a sliver in the 1e layout through the offsets: step p of row i
 // at s[o[i]+kOff[p]].
-func gatherAC64(d, s unsafe.Pointer, d0, dP int, o, kOff []int64, ar, ai float32, unit bool, lb int) {
+func gatherAC64(d, s unsafe.Pointer, d0, dP int, o, kOff []int64, lb int) {
 	for p, k := range kOff {
 		di := d0 + p*dP
 		for _, oi := range o {
@@ -115,9 +121,70 @@ func gatherAC64(d, s unsafe.Pointer, d0, dP int, o, kOff []int64, ar, ai float32
 			q := unsafe.Add(d, di*4)
 			v := unsafe.Add(s, si*8)
 			x, y := *(*float32)(v), *(*float32)(unsafe.Add(v, 4))
-			if !unit {
-				x, y = ar*x-ai*y, ar*y+ai*x
-			}
+			*(*float32)(q) = x
+			*(*float32)(unsafe.Add(q, 4)) = y
+			*(*float32)(unsafe.Add(q, lb)) = -y
+			*(*float32)(unsafe.Add(q, lb+4)) = x
+			di += 2
+		}
+	}
+}
+
+// transposeScaledAC64 packs a sliver in the 1e, times alpha, layout from rows step elements apart,
+// each of kc adjacent steps (kStride == 1), starting at s[base]: it reads along
+// the rows and writes across them.
+func transposeScaledAC64(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64, ar, ai float32, lb int) {
+	i := 0
+	for ; i < rows; i++ {
+		si := base + int64(i)*step
+		di := d0 + i*2
+		for range kc {
+			q := unsafe.Add(d, di*4)
+			v := unsafe.Add(s, si*8)
+			x, y := *(*float32)(v), *(*float32)(unsafe.Add(v, 4))
+			x, y = ar*x-ai*y, ar*y+ai*x
+			*(*float32)(q) = x
+			*(*float32)(unsafe.Add(q, 4)) = y
+			*(*float32)(unsafe.Add(q, lb)) = -y
+			*(*float32)(unsafe.Add(q, lb+4)) = x
+			si++
+			di += dP
+		}
+	}
+}
+
+// stridedScaledAC64 packs a sliver in the 1e, times alpha, layout from rows step elements apart, step p
+// of row i at s[base+i·step+kOff[p]].
+func stridedScaledAC64(d, s unsafe.Pointer, d0, dP, rows int, base, step int64, kOff []int64, ar, ai float32, lb int) {
+	for p, k := range kOff {
+		si := base + k
+		di := d0 + p*dP
+		for range rows {
+			q := unsafe.Add(d, di*4)
+			v := unsafe.Add(s, si*8)
+			x, y := *(*float32)(v), *(*float32)(unsafe.Add(v, 4))
+			x, y = ar*x-ai*y, ar*y+ai*x
+			*(*float32)(q) = x
+			*(*float32)(unsafe.Add(q, 4)) = y
+			*(*float32)(unsafe.Add(q, lb)) = -y
+			*(*float32)(unsafe.Add(q, lb+4)) = x
+			si += step
+			di += 2
+		}
+	}
+}
+
+// gatherScaledAC64 packs a sliver in the 1e, times alpha, layout through the offsets: step p of row i
+// at s[o[i]+kOff[p]].
+func gatherScaledAC64(d, s unsafe.Pointer, d0, dP int, o, kOff []int64, ar, ai float32, lb int) {
+	for p, k := range kOff {
+		di := d0 + p*dP
+		for _, oi := range o {
+			si := oi + k
+			q := unsafe.Add(d, di*4)
+			v := unsafe.Add(s, si*8)
+			x, y := *(*float32)(v), *(*float32)(unsafe.Add(v, 4))
+			x, y = ar*x-ai*y, ar*y+ai*x
 			*(*float32)(q) = x
 			*(*float32)(unsafe.Add(q, 4)) = y
 			*(*float32)(unsafe.Add(q, lb)) = -y
@@ -149,11 +216,23 @@ func packBC64(dst, src *byte, nr, nc, kc int, colOff, colBS, kOff []int64, kStri
 		d0 := i0 * 2 * kc
 		switch {
 		case step != 0 && kStride == 1:
-			transposeBC64(d, s, d0, 2*nr, rows, kc, o[0]+kOff[0], step, ar, ai, unit, lb)
+			if unit {
+				transposeBC64(d, s, d0, 2*nr, rows, kc, o[0]+kOff[0], step, lb)
+			} else {
+				transposeScaledBC64(d, s, d0, 2*nr, rows, kc, o[0]+kOff[0], step, ar, ai, lb)
+			}
 		case step != 0:
-			stridedBC64(d, s, d0, 2*nr, rows, o[0], step, kOff, ar, ai, unit, lb)
+			if unit {
+				stridedBC64(d, s, d0, 2*nr, rows, o[0], step, kOff, lb)
+			} else {
+				stridedScaledBC64(d, s, d0, 2*nr, rows, o[0], step, kOff, ar, ai, lb)
+			}
 		default:
-			gatherBC64(d, s, d0, 2*nr, o, kOff, ar, ai, unit, lb)
+			if unit {
+				gatherBC64(d, s, d0, 2*nr, o, kOff, lb)
+			} else {
+				gatherScaledBC64(d, s, d0, 2*nr, o, kOff, ar, ai, lb)
+			}
 		}
 		if rows < nr {
 			zeroRuns(unsafe.Add(d, d0*4), rows*4, lb, lb, 2*kc)
@@ -164,7 +243,7 @@ func packBC64(dst, src *byte, nr, nc, kc int, colOff, colBS, kOff []int64, kStri
 // transposeBC64 packs a sliver in the 1r layout from rows step elements apart,
 // each of kc adjacent steps (kStride == 1), starting at s[base]: it reads along
 // the rows and writes across them.
-func transposeBC64(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64, ar, ai float32, unit bool, lb int) {
+func transposeBC64(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64, lb int) {
 	i := 0
 	for ; i < rows; i++ {
 		si := base + int64(i)*step
@@ -173,9 +252,6 @@ func transposeBC64(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64, 
 			q := unsafe.Add(d, di*4)
 			v := unsafe.Add(s, si*8)
 			x, y := *(*float32)(v), *(*float32)(unsafe.Add(v, 4))
-			if !unit {
-				x, y = ar*x-ai*y, ar*y+ai*x
-			}
 			*(*float32)(q) = x
 			*(*float32)(unsafe.Add(q, lb)) = y
 			si++
@@ -186,7 +262,7 @@ func transposeBC64(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64, 
 
 // stridedBC64 packs a sliver in the 1r layout from rows step elements apart, step p
 // of row i at s[base+i·step+kOff[p]].
-func stridedBC64(d, s unsafe.Pointer, d0, dP, rows int, base, step int64, kOff []int64, ar, ai float32, unit bool, lb int) {
+func stridedBC64(d, s unsafe.Pointer, d0, dP, rows int, base, step int64, kOff []int64, lb int) {
 	for p, k := range kOff {
 		si := base + k
 		di := d0 + p*dP
@@ -194,9 +270,6 @@ func stridedBC64(d, s unsafe.Pointer, d0, dP, rows int, base, step int64, kOff [
 			q := unsafe.Add(d, di*4)
 			v := unsafe.Add(s, si*8)
 			x, y := *(*float32)(v), *(*float32)(unsafe.Add(v, 4))
-			if !unit {
-				x, y = ar*x-ai*y, ar*y+ai*x
-			}
 			*(*float32)(q) = x
 			*(*float32)(unsafe.Add(q, lb)) = y
 			si += step
@@ -207,7 +280,7 @@ func stridedBC64(d, s unsafe.Pointer, d0, dP, rows int, base, step int64, kOff [
 
 // gatherBC64 packs a sliver in the 1r layout through the offsets: step p of row i
 // at s[o[i]+kOff[p]].
-func gatherBC64(d, s unsafe.Pointer, d0, dP int, o, kOff []int64, ar, ai float32, unit bool, lb int) {
+func gatherBC64(d, s unsafe.Pointer, d0, dP int, o, kOff []int64, lb int) {
 	for p, k := range kOff {
 		di := d0 + p*dP
 		for _, oi := range o {
@@ -215,9 +288,64 @@ func gatherBC64(d, s unsafe.Pointer, d0, dP int, o, kOff []int64, ar, ai float32
 			q := unsafe.Add(d, di*4)
 			v := unsafe.Add(s, si*8)
 			x, y := *(*float32)(v), *(*float32)(unsafe.Add(v, 4))
-			if !unit {
-				x, y = ar*x-ai*y, ar*y+ai*x
-			}
+			*(*float32)(q) = x
+			*(*float32)(unsafe.Add(q, lb)) = y
+			di++
+		}
+	}
+}
+
+// transposeScaledBC64 packs a sliver in the 1r, times alpha, layout from rows step elements apart,
+// each of kc adjacent steps (kStride == 1), starting at s[base]: it reads along
+// the rows and writes across them.
+func transposeScaledBC64(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64, ar, ai float32, lb int) {
+	i := 0
+	for ; i < rows; i++ {
+		si := base + int64(i)*step
+		di := d0 + i
+		for range kc {
+			q := unsafe.Add(d, di*4)
+			v := unsafe.Add(s, si*8)
+			x, y := *(*float32)(v), *(*float32)(unsafe.Add(v, 4))
+			x, y = ar*x-ai*y, ar*y+ai*x
+			*(*float32)(q) = x
+			*(*float32)(unsafe.Add(q, lb)) = y
+			si++
+			di += dP
+		}
+	}
+}
+
+// stridedScaledBC64 packs a sliver in the 1r, times alpha, layout from rows step elements apart, step p
+// of row i at s[base+i·step+kOff[p]].
+func stridedScaledBC64(d, s unsafe.Pointer, d0, dP, rows int, base, step int64, kOff []int64, ar, ai float32, lb int) {
+	for p, k := range kOff {
+		si := base + k
+		di := d0 + p*dP
+		for range rows {
+			q := unsafe.Add(d, di*4)
+			v := unsafe.Add(s, si*8)
+			x, y := *(*float32)(v), *(*float32)(unsafe.Add(v, 4))
+			x, y = ar*x-ai*y, ar*y+ai*x
+			*(*float32)(q) = x
+			*(*float32)(unsafe.Add(q, lb)) = y
+			si += step
+			di++
+		}
+	}
+}
+
+// gatherScaledBC64 packs a sliver in the 1r, times alpha, layout through the offsets: step p of row i
+// at s[o[i]+kOff[p]].
+func gatherScaledBC64(d, s unsafe.Pointer, d0, dP int, o, kOff []int64, ar, ai float32, lb int) {
+	for p, k := range kOff {
+		di := d0 + p*dP
+		for _, oi := range o {
+			si := oi + k
+			q := unsafe.Add(d, di*4)
+			v := unsafe.Add(s, si*8)
+			x, y := *(*float32)(v), *(*float32)(unsafe.Add(v, 4))
+			x, y = ar*x-ai*y, ar*y+ai*x
 			*(*float32)(q) = x
 			*(*float32)(unsafe.Add(q, lb)) = y
 			di++

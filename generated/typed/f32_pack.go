@@ -15,6 +15,7 @@ func packF32(dst, src *byte, w, n, kc int, off, bs, kOff []int64, kStride int64,
 	if alpha != nil {
 		a = *(*float32)(unsafe.Pointer(alpha))
 	}
+	unit := a == 1
 	d, s := unsafe.Pointer(dst), unsafe.Pointer(src)
 	kOff = kOff[:kc]
 	for i0 := 0; i0 < n; i0 += w {
@@ -23,15 +24,27 @@ func packF32(dst, src *byte, w, n, kc int, off, bs, kOff []int64, kStride int64,
 		step := bs[i0/w]
 		d0 := i0 * kc
 		switch {
-		case step == 1 && a == 1:
+		case step == 1 && unit:
 			// Each step is a run of contiguous elements: a copy.
 			copyRuns(unsafe.Add(d, d0*4), s, rows*4, w*4, o[0], kOff, 4)
 		case step != 0 && kStride == 1:
-			transposeF32(d, s, d0, w, rows, kc, o[0]+kOff[0], step, a)
+			if unit {
+				transposeF32(d, s, d0, w, rows, kc, o[0]+kOff[0], step)
+			} else {
+				transposeScaledF32(d, s, d0, w, rows, kc, o[0]+kOff[0], step, a)
+			}
 		case step != 0:
-			stridedF32(d, s, d0, w, rows, o[0], step, kOff, a)
+			if unit {
+				stridedF32(d, s, d0, w, rows, o[0], step, kOff)
+			} else {
+				stridedScaledF32(d, s, d0, w, rows, o[0], step, kOff, a)
+			}
 		default:
-			gatherF32(d, s, d0, w, o, kOff, a)
+			if unit {
+				gatherF32(d, s, d0, w, o, kOff)
+			} else {
+				gatherScaledF32(d, s, d0, w, o, kOff, a)
+			}
 		}
 		if rows < w {
 			zeroRuns(unsafe.Add(d, d0*4), rows*4, w*4, w*4, kc)
@@ -42,7 +55,72 @@ func packF32(dst, src *byte, w, n, kc int, off, bs, kOff []int64, kStride int64,
 // transposeF32 packs a sliver in the real layout from rows step elements apart,
 // each of kc adjacent steps (kStride == 1), starting at s[base]: it reads along
 // the rows and writes across them.
-func transposeF32(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64, a float32) {
+func transposeF32(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64) {
+	i := 0
+	for ; i+4 <= rows; i += 4 {
+		s0 := base + int64(i)*step
+		s1 := s0 + step
+		s2 := s1 + step
+		s3 := s2 + step
+		di := d0 + i
+		for range kc {
+			q := unsafe.Add(d, di*4)
+			*(*float32)(q) = *(*float32)(unsafe.Add(s, s0*4))
+			*(*float32)(unsafe.Add(q, 4)) = *(*float32)(unsafe.Add(s, s1*4))
+			*(*float32)(unsafe.Add(q, 8)) = *(*float32)(unsafe.Add(s, s2*4))
+			*(*float32)(unsafe.Add(q, 12)) = *(*float32)(unsafe.Add(s, s3*4))
+			s0++
+			s1++
+			s2++
+			s3++
+			di += dP
+		}
+	}
+	for ; i < rows; i++ {
+		si := base + int64(i)*step
+		di := d0 + i
+		for range kc {
+			q := unsafe.Add(d, di*4)
+			*(*float32)(q) = *(*float32)(unsafe.Add(s, si*4))
+			si++
+			di += dP
+		}
+	}
+}
+
+// stridedF32 packs a sliver in the real layout from rows step elements apart, step p
+// of row i at s[base+i·step+kOff[p]].
+func stridedF32(d, s unsafe.Pointer, d0, dP, rows int, base, step int64, kOff []int64) {
+	for p, k := range kOff {
+		si := base + k
+		di := d0 + p*dP
+		for range rows {
+			q := unsafe.Add(d, di*4)
+			*(*float32)(q) = *(*float32)(unsafe.Add(s, si*4))
+			si += step
+			di++
+		}
+	}
+}
+
+// gatherF32 packs a sliver in the real layout through the offsets: step p of row i
+// at s[o[i]+kOff[p]].
+func gatherF32(d, s unsafe.Pointer, d0, dP int, o, kOff []int64) {
+	for p, k := range kOff {
+		di := d0 + p*dP
+		for _, oi := range o {
+			si := oi + k
+			q := unsafe.Add(d, di*4)
+			*(*float32)(q) = *(*float32)(unsafe.Add(s, si*4))
+			di++
+		}
+	}
+}
+
+// transposeScaledF32 packs a sliver in the real, times alpha, layout from rows step elements apart,
+// each of kc adjacent steps (kStride == 1), starting at s[base]: it reads along
+// the rows and writes across them.
+func transposeScaledF32(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64, a float32) {
 	i := 0
 	for ; i+4 <= rows; i += 4 {
 		s0 := base + int64(i)*step
@@ -75,9 +153,9 @@ func transposeF32(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64, a
 	}
 }
 
-// stridedF32 packs a sliver in the real layout from rows step elements apart, step p
+// stridedScaledF32 packs a sliver in the real, times alpha, layout from rows step elements apart, step p
 // of row i at s[base+i·step+kOff[p]].
-func stridedF32(d, s unsafe.Pointer, d0, dP, rows int, base, step int64, kOff []int64, a float32) {
+func stridedScaledF32(d, s unsafe.Pointer, d0, dP, rows int, base, step int64, kOff []int64, a float32) {
 	for p, k := range kOff {
 		si := base + k
 		di := d0 + p*dP
@@ -90,9 +168,9 @@ func stridedF32(d, s unsafe.Pointer, d0, dP, rows int, base, step int64, kOff []
 	}
 }
 
-// gatherF32 packs a sliver in the real layout through the offsets: step p of row i
+// gatherScaledF32 packs a sliver in the real, times alpha, layout through the offsets: step p of row i
 // at s[o[i]+kOff[p]].
-func gatherF32(d, s unsafe.Pointer, d0, dP int, o, kOff []int64, a float32) {
+func gatherScaledF32(d, s unsafe.Pointer, d0, dP int, o, kOff []int64, a float32) {
 	for p, k := range kOff {
 		di := d0 + p*dP
 		for _, oi := range o {

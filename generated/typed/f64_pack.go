@@ -15,6 +15,7 @@ func packF64(dst, src *byte, w, n, kc int, off, bs, kOff []int64, kStride int64,
 	if alpha != nil {
 		a = *(*float64)(unsafe.Pointer(alpha))
 	}
+	unit := a == 1
 	d, s := unsafe.Pointer(dst), unsafe.Pointer(src)
 	kOff = kOff[:kc]
 	for i0 := 0; i0 < n; i0 += w {
@@ -23,15 +24,27 @@ func packF64(dst, src *byte, w, n, kc int, off, bs, kOff []int64, kStride int64,
 		step := bs[i0/w]
 		d0 := i0 * kc
 		switch {
-		case step == 1 && a == 1:
+		case step == 1 && unit:
 			// Each step is a run of contiguous elements: a copy.
 			copyRuns(unsafe.Add(d, d0*8), s, rows*8, w*8, o[0], kOff, 8)
 		case step != 0 && kStride == 1:
-			transposeF64(d, s, d0, w, rows, kc, o[0]+kOff[0], step, a)
+			if unit {
+				transposeF64(d, s, d0, w, rows, kc, o[0]+kOff[0], step)
+			} else {
+				transposeScaledF64(d, s, d0, w, rows, kc, o[0]+kOff[0], step, a)
+			}
 		case step != 0:
-			stridedF64(d, s, d0, w, rows, o[0], step, kOff, a)
+			if unit {
+				stridedF64(d, s, d0, w, rows, o[0], step, kOff)
+			} else {
+				stridedScaledF64(d, s, d0, w, rows, o[0], step, kOff, a)
+			}
 		default:
-			gatherF64(d, s, d0, w, o, kOff, a)
+			if unit {
+				gatherF64(d, s, d0, w, o, kOff)
+			} else {
+				gatherScaledF64(d, s, d0, w, o, kOff, a)
+			}
 		}
 		if rows < w {
 			zeroRuns(unsafe.Add(d, d0*8), rows*8, w*8, w*8, kc)
@@ -42,7 +55,72 @@ func packF64(dst, src *byte, w, n, kc int, off, bs, kOff []int64, kStride int64,
 // transposeF64 packs a sliver in the real layout from rows step elements apart,
 // each of kc adjacent steps (kStride == 1), starting at s[base]: it reads along
 // the rows and writes across them.
-func transposeF64(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64, a float64) {
+func transposeF64(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64) {
+	i := 0
+	for ; i+4 <= rows; i += 4 {
+		s0 := base + int64(i)*step
+		s1 := s0 + step
+		s2 := s1 + step
+		s3 := s2 + step
+		di := d0 + i
+		for range kc {
+			q := unsafe.Add(d, di*8)
+			*(*float64)(q) = *(*float64)(unsafe.Add(s, s0*8))
+			*(*float64)(unsafe.Add(q, 8)) = *(*float64)(unsafe.Add(s, s1*8))
+			*(*float64)(unsafe.Add(q, 16)) = *(*float64)(unsafe.Add(s, s2*8))
+			*(*float64)(unsafe.Add(q, 24)) = *(*float64)(unsafe.Add(s, s3*8))
+			s0++
+			s1++
+			s2++
+			s3++
+			di += dP
+		}
+	}
+	for ; i < rows; i++ {
+		si := base + int64(i)*step
+		di := d0 + i
+		for range kc {
+			q := unsafe.Add(d, di*8)
+			*(*float64)(q) = *(*float64)(unsafe.Add(s, si*8))
+			si++
+			di += dP
+		}
+	}
+}
+
+// stridedF64 packs a sliver in the real layout from rows step elements apart, step p
+// of row i at s[base+i·step+kOff[p]].
+func stridedF64(d, s unsafe.Pointer, d0, dP, rows int, base, step int64, kOff []int64) {
+	for p, k := range kOff {
+		si := base + k
+		di := d0 + p*dP
+		for range rows {
+			q := unsafe.Add(d, di*8)
+			*(*float64)(q) = *(*float64)(unsafe.Add(s, si*8))
+			si += step
+			di++
+		}
+	}
+}
+
+// gatherF64 packs a sliver in the real layout through the offsets: step p of row i
+// at s[o[i]+kOff[p]].
+func gatherF64(d, s unsafe.Pointer, d0, dP int, o, kOff []int64) {
+	for p, k := range kOff {
+		di := d0 + p*dP
+		for _, oi := range o {
+			si := oi + k
+			q := unsafe.Add(d, di*8)
+			*(*float64)(q) = *(*float64)(unsafe.Add(s, si*8))
+			di++
+		}
+	}
+}
+
+// transposeScaledF64 packs a sliver in the real, times alpha, layout from rows step elements apart,
+// each of kc adjacent steps (kStride == 1), starting at s[base]: it reads along
+// the rows and writes across them.
+func transposeScaledF64(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64, a float64) {
 	i := 0
 	for ; i+4 <= rows; i += 4 {
 		s0 := base + int64(i)*step
@@ -75,9 +153,9 @@ func transposeF64(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64, a
 	}
 }
 
-// stridedF64 packs a sliver in the real layout from rows step elements apart, step p
+// stridedScaledF64 packs a sliver in the real, times alpha, layout from rows step elements apart, step p
 // of row i at s[base+i·step+kOff[p]].
-func stridedF64(d, s unsafe.Pointer, d0, dP, rows int, base, step int64, kOff []int64, a float64) {
+func stridedScaledF64(d, s unsafe.Pointer, d0, dP, rows int, base, step int64, kOff []int64, a float64) {
 	for p, k := range kOff {
 		si := base + k
 		di := d0 + p*dP
@@ -90,9 +168,9 @@ func stridedF64(d, s unsafe.Pointer, d0, dP, rows int, base, step int64, kOff []
 	}
 }
 
-// gatherF64 packs a sliver in the real layout through the offsets: step p of row i
+// gatherScaledF64 packs a sliver in the real, times alpha, layout through the offsets: step p of row i
 // at s[o[i]+kOff[p]].
-func gatherF64(d, s unsafe.Pointer, d0, dP int, o, kOff []int64, a float64) {
+func gatherScaledF64(d, s unsafe.Pointer, d0, dP int, o, kOff []int64, a float64) {
 	for p, k := range kOff {
 		di := d0 + p*dP
 		for _, oi := range o {
