@@ -16,15 +16,17 @@ import (
 // with runtime.Gosched costs the same trip on a locked thread (tens of
 // microseconds when measured), so the spin phase is plain loads only.
 //
-// spinLoads is how many times a waiter polls before it blocks: 1<<14 polls
-// take about 5µs on the Zen 5 this was written on (0.32 ns a poll). A member
-// that arrives within that of its partner never parks; a longer wait is
-// dominated by the imbalance itself, and spinning on would burn a core that an
-// oversubscribed machine needs for the partner. When the Go scheduler has
-// fewer Ps than the barrier has participants, a spinning waiter would hold a
-// P its partner needs, so such a barrier does not spin at all. It is a
-// variable so the benchmarks can sweep it.
-var spinLoads = 1 << 14
+// spinLoads is how many times a waiter polls before it blocks: 1<<11 polls
+// take about 0.65µs on the Zen 5 this was written on (0.32 ns a poll), several
+// times what handing a cache line between two cores costs, so members that
+// arrive together never park. Longer budgets lost on the shared two-core
+// machines this project runs on: while the partner waits for a CPU, a spinning
+// waiter only keeps it from getting one (BenchmarkBarrierSpin measures it).
+// When the Go scheduler has fewer Ps
+// than the barrier has participants, a spinning waiter would hold a P its
+// partner needs, so such a barrier does not spin at all. It is a variable so
+// the benchmarks can sweep it.
+var spinLoads = 1 << 11
 
 // barrierState is what a Barrier holds; Barrier pads it.
 type barrierState struct {
