@@ -22,10 +22,9 @@ import (
 // arrive together never park. Longer budgets lost on the shared two-core
 // machines this project runs on: while the partner waits for a CPU, a spinning
 // waiter only keeps it from getting one (BenchmarkBarrierSpin measures it).
-// When the Go scheduler has fewer Ps
-// than the barrier has participants, a spinning waiter would hold a P its
-// partner needs, so such a barrier does not spin at all. It is a variable so
-// the benchmarks can sweep it.
+// When the Go scheduler has fewer Ps than the barrier has participants, a
+// spinning waiter would hold a P its partner needs, so such a barrier does
+// not spin at all. It is a variable so the benchmarks can sweep it.
 var spinLoads = 1 << 11
 
 // barrierState is what a Barrier holds; Barrier pads it.

@@ -86,7 +86,8 @@ func BenchmarkBarrierRound2Cond(b *testing.B) { benchRounds(b, newCondBarrier(2)
 
 // BenchmarkBarrierSpin sweeps the spin budget against how late the partner
 // is; ns/op minus the skew is what waiting cost. It is how spinLoads was
-// chosen.
+// chosen, and how to re-check the choice on a machine with idle cores, where
+// longer spins should win.
 func BenchmarkBarrierSpin(b *testing.B) {
 	defer func(s int) { spinLoads = s }(spinLoads)
 	// Two participants need two Ps for the spin budget to apply at all.
