@@ -51,6 +51,7 @@ func parseBench(args []string, stdout, stderr io.Writer) (cfg benchConfig, code 
 	fs.Float64Var(&cfg.scale, "scale", 1, "multiply every TCCG extent by this factor (at least 1 each)")
 	fs.IntVar(&cfg.tm.reps, "reps", 3, "timed repetitions per measurement")
 	fs.DurationVar(&cfg.tm.minTime, "time", 50*time.Millisecond, "least duration of one repetition (enough calls to fill it)")
+	fs.DurationVar(&cfg.tm.budget, "budget", time.Second, "stop repeating a measurement once its timed calls took this long (0: always -reps)")
 	fs.StringVar(&cfg.tm.stat, "stat", "best", "summary of the repetitions: best or median")
 	fs.StringVar(&cfg.format, "format", "table", "output format: table, csv or json")
 	fs.StringVar(&cfg.plotFile, "plot", "", "also draw GFLOP/s against size per type into this PNG file")
@@ -104,6 +105,9 @@ func parseBench(args []string, stdout, stderr io.Writer) (cfg benchConfig, code 
 	}
 	if cfg.tm.minTime <= 0 {
 		return fail("-time %v: want a positive duration", cfg.tm.minTime)
+	}
+	if cfg.tm.budget < 0 {
+		return fail("-budget %v: want a duration >= 0", cfg.tm.budget)
 	}
 	if cfg.tm.stat != "best" && cfg.tm.stat != "median" {
 		return fail("-stat %q: want best or median", cfg.tm.stat)

@@ -83,7 +83,7 @@ func TestBenchJSON(t *testing.T) {
 		if r.Flops != flops {
 			t.Errorf("%s %s: %v flops, want %v", r.Type, key, r.Flops, flops)
 		}
-		if !(r.Seconds > 0) || r.Calls < 1 || !(r.Peak > 0) {
+		if !(r.Seconds > 0) || r.Calls < 1 || r.Reps != 1 || !(r.Peak > 0) {
 			t.Errorf("%s %s: seconds %v, calls %d, peak %v", r.Type, key, r.Seconds, r.Calls, r.Peak)
 		}
 		if g := r.Flops / r.Seconds / 1e9; math.Abs(r.GFlops-g) > 1e-9*g {
@@ -134,6 +134,7 @@ func TestBenchTable(t *testing.T) {
 	}
 	for _, want := range []string{
 		"each time is the median of 3 repetitions",
+		"fewer repetitions once a measurement has timed 1 s",
 		"TCCG extents scaled by 0.05",
 		"type", "GFLOP/s", "of peak", "vs GEMM",
 		"tccg 13 ab-acd-dbc", "tccg 1 abc-bda-dc", "16x8x4",
@@ -148,6 +149,13 @@ func TestBenchTable(t *testing.T) {
 		if strings.HasPrefix(line, "float32 ") || strings.HasPrefix(line, "complex128 ") {
 			rows++
 			f := strings.Fields(line)
+			reps := f[len(f)-4] // before GFLOP/s, peak and of peak
+			if strings.Contains(line, "tccg") {
+				reps = f[len(f)-5] // and vs GEMM
+			}
+			if reps != "3" {
+				t.Errorf("row %q: reps %q, want 3", line, reps)
+			}
 			if isGemm := !strings.Contains(line, "tccg"); isGemm != strings.HasSuffix(f[len(f)-1], "%") {
 				t.Errorf("a GEMM row has a ratio or a contraction none: %q", line)
 			}

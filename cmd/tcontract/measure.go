@@ -9,17 +9,23 @@ import (
 
 // timing says how a measurement is taken: reps repetitions, each of enough
 // back-to-back calls to last at least minTime (so between minTime and about
-// twice that, unless one call alone is longer), summarised by stat.
+// twice that, unless one call alone is longer), summarised by stat. When
+// budget is positive, a measurement stops repeating once its timed calls
+// have taken that long, so a product that takes seconds per call is timed
+// once or twice, not reps times.
 type timing struct {
 	reps    int
 	minTime time.Duration
+	budget  time.Duration
 	stat    string // "best" or "median"
 }
 
-// sample is one measurement: seconds per call and calls per repetition.
+// sample is one measurement: seconds per call, calls per repetition and
+// the repetitions it summarises.
 type sample struct {
 	secs  float64
 	calls int
+	reps  int
 }
 
 // measure times call on p. The first call plans, grows the workspace and
@@ -31,9 +37,9 @@ type sample struct {
 // A call that alone outlasts a repetition is timed one call per
 // repetition, and every timed batch counts: the calibration batch, and for
 // "best" also the first call (its one-off costs, a few milliseconds, can
-// only lose against the later repetitions). This keeps the largest cases
-// to about reps calls.
+// only lose against the later repetitions).
 func measure(call callFunc, p *tcontract.Pool, tm timing) (sample, error) {
+	var spent time.Duration
 	timeCalls := func(n int) (time.Duration, error) {
 		t0 := time.Now()
 		for range n {
@@ -41,7 +47,9 @@ func measure(call callFunc, p *tcontract.Pool, tm timing) (sample, error) {
 				return 0, err
 			}
 		}
-		return time.Since(t0), nil
+		d := time.Since(t0)
+		spent += d
+		return d, nil
 	}
 	secs := make([]float64, 0, tm.reps)
 	first, err := timeCalls(1)
@@ -60,8 +68,7 @@ func measure(call callFunc, p *tcontract.Pool, tm timing) (sample, error) {
 			return sample{}, err
 		}
 		if d >= tm.minTime {
-			// This batch is a full repetition already: keep it, which
-			// saves a repetition of the slowest cases.
+			// This batch is a full repetition already: keep it.
 			secs = append(secs, d.Seconds()/float64(n))
 			break
 		}
@@ -71,14 +78,14 @@ func measure(call callFunc, p *tcontract.Pool, tm timing) (sample, error) {
 		}
 		n *= 4
 	}
-	for len(secs) < tm.reps {
+	for len(secs) < tm.reps && (tm.budget <= 0 || spent < tm.budget) {
 		d, err := timeCalls(n)
 		if err != nil {
 			return sample{}, err
 		}
 		secs = append(secs, d.Seconds()/float64(n))
 	}
-	return sample{secs: summarise(secs, tm.stat), calls: n}, nil
+	return sample{secs: summarise(secs, tm.stat), calls: n, reps: len(secs)}, nil
 }
 
 // summarise is the best (smallest) or the median of per-call times.

@@ -39,14 +39,23 @@ func TestMeasureCalls(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if s.calls != 1 || calls != want || s.secs < 3e-3 {
+		if s.calls != 1 || calls != want || s.reps != 4 || s.secs < 3e-3 {
 			t.Errorf("slow call, %s: %+v after %d calls; want 1 call per repetition, %d calls, >= 3 ms", stat, s, calls, want)
 		}
+	}
+	// A budget stops the repetitions early, never before one is timed.
+	calls = 0
+	s, err := measure(slow, p, timing{reps: 10, minTime: time.Millisecond, budget: 5 * time.Millisecond, stat: "best"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.reps < 1 || s.reps > 2 || calls != s.reps {
+		t.Errorf("slow call with a budget of 5 ms: %d repetitions in %d calls; want 1 or 2, the first call counting", s.reps, calls)
 	}
 	calls = 0
 	fast := func(*tcontract.Pool) error { calls++; return nil }
 	tm := timing{reps: 2, minTime: 2 * time.Millisecond, stat: "median"}
-	s, err := measure(fast, p, tm)
+	s, err = measure(fast, p, tm)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -52,15 +52,19 @@ func (r result) size() string { return mnk{r.M, r.N, r.K}.String() }
 // figures were taken and a legend that says how to read them.
 func writeTable(w io.Writer, rep *report) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "isa %s; each time is the %s of %d repetitions, each of enough calls to last at least %g ms\n",
+	fmt.Fprintf(bw, "isa %s; each time is the %s of %d repetitions (reps), each of enough calls to last at least %g ms",
 		rep.ISA, rep.Stat, rep.Reps, rep.MinTimeMS)
+	if rep.BudgetMS > 0 {
+		fmt.Fprintf(bw, ";\nfewer repetitions once a measurement has timed %g s", rep.BudgetMS/1e3)
+	}
+	fmt.Fprintln(bw)
 	if rep.Scale != 1 {
 		fmt.Fprintf(bw, "TCCG extents scaled by %g\n", rep.Scale)
 	}
 	fmt.Fprintln(bw)
-	const head = "%-10s %3s  %-24s %-16s %10s %9s %7s %8s %8s\n"
-	const row = "%-10s %3d  %-24s %-16s %10s %9.1f %7.1f %7.0f%% %8s\n"
-	fmt.Fprintf(bw, head, "type", "thr", "case", "m x n x k", "ms/call", "GFLOP/s", "peak", "of peak", "vs GEMM")
+	const head = "%-10s %3s  %-24s %-16s %9s %4s %8s %7s %8s %8s\n"
+	const row = "%-10s %3d  %-24s %-16s %9s %4d %8.1f %7.1f %7.0f%% %8s\n"
+	fmt.Fprintf(bw, head, "type", "thr", "case", "m x n x k", "ms/call", "reps", "GFLOP/s", "peak", "of peak", "vs GEMM")
 	prev := ""
 	for _, r := range sorted(rep.Results) {
 		group := fmt.Sprint(r.Type, r.Threads)
@@ -73,7 +77,7 @@ func writeTable(w io.Writer, rep *report) error {
 			vs = strconv.FormatFloat(r.VsGemm, 'f', 2, 64)
 		}
 		fmt.Fprintf(bw, row, r.Type, r.Threads, r.label(), r.size(),
-			strconv.FormatFloat(r.Seconds*1e3, 'g', 3, 64), r.GFlops, r.Peak, 100*r.OfPeak, vs)
+			millis(r.Seconds), r.Reps, r.GFlops, r.Peak, 100*r.OfPeak, vs)
 	}
 	fmt.Fprint(bw, `
 GFLOP/s counts 2mnk real flops per call (8mnk for complex types). peak is the
@@ -86,6 +90,21 @@ contraction's GFLOP/s over a GEMM of the same m, n, k, type and threads
 		fmt.Fprintf(bw, "\ninterrupted: %d of %d measurements done\n", rep.Done, rep.Planned)
 	}
 	return bw.Flush()
+}
+
+// millis is a time in milliseconds with three significant digits, in plain
+// notation ("5710", "98.8", "0.00549").
+func millis(secs float64) string {
+	ms := secs * 1e3
+	switch {
+	case ms >= 100:
+		return strconv.FormatFloat(ms, 'f', 0, 64)
+	case ms >= 10:
+		return strconv.FormatFloat(ms, 'f', 1, 64)
+	case ms >= 1:
+		return strconv.FormatFloat(ms, 'f', 2, 64)
+	}
+	return strconv.FormatFloat(ms, 'g', 3, 64)
 }
 
 // writeCSV prints one header line and one line per row; the summary
@@ -102,7 +121,7 @@ func writeCSV(w io.Writer, rep *report) error {
 		}
 		cw.Write([]string{rep.ISA, r.Type, strconv.Itoa(r.Threads), r.Kind, id, r.Name, r.Spec,
 			strconv.Itoa(r.M), strconv.Itoa(r.N), strconv.Itoa(r.K),
-			f(r.Flops), f(r.Seconds), strconv.Itoa(r.Calls), rep.Stat, strconv.Itoa(rep.Reps),
+			f(r.Flops), f(r.Seconds), strconv.Itoa(r.Calls), rep.Stat, strconv.Itoa(r.Reps),
 			f(r.GFlops), f(r.Peak), f(r.OfPeak), f(r.GemmGFlops), f(r.VsGemm)})
 	}
 	cw.Flush()

@@ -15,9 +15,10 @@ import (
 // report is everything one bench run measured.
 type report struct {
 	ISA         string    `json:"isa"`
-	Stat        string    `json:"stat"` // "best" or "median" of the repetitions
-	Reps        int       `json:"reps"`
+	Stat        string    `json:"stat"`        // "best" or "median" of the repetitions
+	Reps        int       `json:"reps"`        // repetitions per measurement, at most
 	MinTimeMS   float64   `json:"min_time_ms"` // least duration of one repetition
+	BudgetMS    float64   `json:"budget_ms"`   // no more repetitions after this much timing (0: none)
 	Scale       float64   `json:"scale"`       // factor on the TCCG extents
 	Peaks       []peakRow `json:"peaks"`
 	Results     []result  `json:"results"`
@@ -50,6 +51,7 @@ type result struct {
 	Flops   float64 `json:"flops"`   // real flops per call: 2mnk, complex 8mnk
 	Seconds float64 `json:"seconds"` // per call
 	Calls   int     `json:"calls"`   // calls per timed repetition
+	Reps    int     `json:"reps"`    // timed repetitions summarised
 	GFlops  float64 `json:"gflops"`
 	Peak    float64 `json:"peak_gflops"` // best probe, same real type and threads, this run
 	OfPeak  float64 `json:"of_peak"`     // GFlops / Peak
@@ -95,6 +97,7 @@ func runSuite(ctx context.Context, cfg benchConfig, prog *progress) (*report, er
 			Stat:      cfg.tm.stat,
 			Reps:      cfg.tm.reps,
 			MinTimeMS: float64(cfg.tm.minTime.Microseconds()) / 1e3,
+			BudgetMS:  float64(cfg.tm.budget.Microseconds()) / 1e3,
 			Scale:     cfg.scale,
 			Results:   []result{},
 			Peaks:     []peakRow{},
@@ -317,7 +320,7 @@ func (s *suite) take(r *result, t spec.Type, call callFunc, label string) error 
 		return err
 	}
 	r.Flops = flopsOf(t, r.M, r.N, r.K)
-	r.Seconds, r.Calls = smp.secs, smp.calls
+	r.Seconds, r.Calls, r.Reps = smp.secs, smp.calls, smp.reps
 	r.GFlops = r.Flops / smp.secs / 1e9
 	s.rep.Done++
 	s.prog.step()
