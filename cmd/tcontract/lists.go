@@ -28,7 +28,13 @@ func items(s string) []string {
 // ("c64"); "all" is every row of the type table.
 func parseTypes(s string) ([]spec.Type, error) {
 	if strings.TrimSpace(s) == "all" {
-		return append([]spec.Type(nil), spec.Types...), nil
+		var out []spec.Type
+		for _, t := range spec.Types {
+			if benchable(t.Name) {
+				out = append(out, t)
+			}
+		}
+		return out, nil
 	}
 	var out []spec.Type
 	seen := map[string]bool{}
@@ -40,6 +46,9 @@ func parseTypes(s string) ([]spec.Type, error) {
 				names = append(names, t.Name)
 			}
 			return nil, fmt.Errorf("unknown type %q (want %s, or all)", f, strings.Join(names, ", "))
+		}
+		if !benchable(t.Name) {
+			return nil, fmt.Errorf("type %s has no benchmark operands in this command yet", t.Name)
 		}
 		if !seen[t.Name] {
 			seen[t.Name] = true

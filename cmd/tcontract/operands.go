@@ -11,6 +11,16 @@ import (
 // callFunc runs one product on a pool: the thing a measurement times.
 type callFunc func(p *tcontract.Pool) error
 
+// benchable reports whether the command can lay out operands of a type:
+// the types the switches below know, each a row of the type table.
+func benchable(name string) bool {
+	switch name {
+	case "float32", "float64", "complex64", "complex128":
+		return true
+	}
+	return false
+}
+
 // newGemm lays out the dense row-major operands of one GEMM of type t in
 // st, A (m×k) and B (k×n) random, and returns the call C = A·B on them.
 // The operands are set up once and reused by every call of the unit.
