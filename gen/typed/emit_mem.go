@@ -4,57 +4,75 @@ import "github.com/dave/jennifer/jen"
 
 // emitMem writes mem.go: the byte movers every element type shares. Copies
 // of small arrays compile to vector moves without a call to memmove, which
-// for the runs of a sliver (16 to 128 bytes) costs more than the move itself.
+// for the runs of a sliver (a few to a few hundred bytes) costs more than the
+// move itself.
 func emitMem(f *jen.File) {
 	f.Comment("vec16 is moved by one 16-byte vector load and store.")
 	f.Type().Id("vec16").Op("=").Index(lit(16)).Byte()
-	f.Comment("vec4 is moved by one 4-byte load and store.")
+	f.Comment("vec8 and vec4 are moved by one 8-byte or 4-byte load and store.")
+	f.Type().Id("vec8").Op("=").Index(lit(8)).Byte()
 	f.Type().Id("vec4").Op("=").Index(lit(4)).Byte()
 
-	// moves emits the 16-byte moves of bytes [0, n) from s to d.
-	moves := func(g *jen.Group, n int) {
-		for o := 0; o < n; o += 16 {
-			var dp, sp jen.Code = id("d"), id("s")
-			if o > 0 {
-				dp, sp = ptr("d", lit(o)), ptr("s", lit(o))
+	// moves emits the moves of bytes [0, n) from s+at to d+at: 16 bytes at a
+	// time, then 8 and 4.
+	moves := func(g *jen.Group, n int, at jen.Code) {
+		off := func(base string, o int) jen.Code {
+			switch {
+			case at == nil && o == 0:
+				return id(base)
+			case at == nil:
+				return ptr(base, lit(o))
+			case o == 0:
+				return ptr(base, at)
 			}
-			g.Add(deref("vec16", dp)).Op("=").Add(deref("vec16", sp))
+			return ptr(base, jen.Add(at).Op("+").Lit(o))
+		}
+		o := 0
+		for _, w := range []struct {
+			size int
+			typ  string
+		}{{16, "vec16"}, {8, "vec8"}, {4, "vec4"}} {
+			for ; o+w.size <= n; o += w.size {
+				g.Add(deref(w.typ, off("d", o))).Op("=").Add(deref(w.typ, off("s", o)))
+			}
 		}
 	}
-	run := func(n int) jen.Code {
+	run := func(body func(g *jen.Group)) jen.Code {
 		return jen.For(jen.List(id("p"), id("k")).Op(":=").Range().Id("kOff")).BlockFunc(func(g *jen.Group) {
 			g.Id("d").Op(":=").Add(ptr("dst", id("p").Op("*").Id("dstep")))
 			g.Id("s").Op(":=").Add(ptr("src", jen.Parens(id("base").Op("+").Id("k")).Op("*").Id("size")))
-			moves(g, n)
+			body(g)
 		})
 	}
 	doc(f, "copyRuns copies len(kOff) runs of w bytes: run p from src+(base+kOff[p])·size\n"+
-		"to dst+p·dstep. Runs of a multiple of 16 bytes up to 128 (sliver rows of\n"+
-		"every kernel) are unrolled; others move 16, 4, then 1 byte at a time.")
+		"to dst+p·dstep. Runs of a multiple of 8 bytes up to 128 are unrolled; longer\n"+
+		"ones move 64 bytes per trip, then 16, 8, 4 and 1.")
 	f.Func().Id("copyRuns").Params(
 		id("dst"), id("src").Qual(unsafePath, "Pointer"),
 		id("w"), id("dstep").Int(), id("base").Int64(), id("kOff").Index().Int64(), id("size").Int64(),
 	).Block(
 		jen.Switch(id("w")).BlockFunc(func(g *jen.Group) {
-			for n := 128; n >= 16; n -= 16 {
-				g.Case(lit(n)).Block(run(n))
+			for n := 128; n >= 8; n -= 8 {
+				g.Case(lit(n)).Block(run(func(g *jen.Group) { moves(g, n, nil) }))
 			}
-			g.Default().Block(
-				jen.For(jen.List(id("p"), id("k")).Op(":=").Range().Id("kOff")).Block(
-					id("d").Op(":=").Add(ptr("dst", id("p").Op("*").Id("dstep"))),
-					id("s").Op(":=").Add(ptr("src", jen.Parens(id("base").Op("+").Id("k")).Op("*").Id("size"))),
-					id("i").Op(":=").Lit(0),
-					jen.For(jen.Empty(), id("i").Op("+").Lit(16).Op("<=").Id("w"), id("i").Op("+=").Lit(16)).Block(
-						deref("vec16", ptr("d", id("i"))).Op("=").Add(deref("vec16", ptr("s", id("i")))),
-					),
-					jen.For(jen.Empty(), id("i").Op("+").Lit(4).Op("<=").Id("w"), id("i").Op("+=").Lit(4)).Block(
-						deref("vec4", ptr("d", id("i"))).Op("=").Add(deref("vec4", ptr("s", id("i")))),
-					),
-					jen.For(jen.Empty(), id("i").Op("<").Id("w"), id("i").Op("++")).Block(
-						deref("byte", ptr("d", id("i"))).Op("=").Add(deref("byte", ptr("s", id("i")))),
-					),
-				),
-			)
+			g.Default().Block(run(func(g *jen.Group) {
+				g.Id("i").Op(":=").Lit(0)
+				g.For(jen.Empty(), id("i").Op("+").Lit(64).Op("<=").Id("w"), id("i").Op("+=").Lit(64)).BlockFunc(func(g *jen.Group) {
+					moves(g, 64, id("i"))
+				})
+				for _, w := range []struct {
+					size int
+					typ  string
+				}{{16, "vec16"}, {8, "vec8"}, {4, "vec4"}, {1, "byte"}} {
+					cond, next := id("i").Op("+").Lit(w.size).Op("<=").Id("w"), id("i").Op("+=").Lit(w.size)
+					if w.size == 1 {
+						cond, next = id("i").Op("<").Id("w"), id("i").Op("++")
+					}
+					g.For(jen.Empty(), cond, next).Block(
+						deref(w.typ, ptr("d", id("i"))).Op("=").Add(deref(w.typ, ptr("s", id("i")))),
+					)
+				}
+			}))
 		}),
 	)
 

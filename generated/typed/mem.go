@@ -7,12 +7,13 @@ import "unsafe"
 // vec16 is moved by one 16-byte vector load and store.
 type vec16 = [16]byte
 
-// vec4 is moved by one 4-byte load and store.
+// vec8 and vec4 are moved by one 8-byte or 4-byte load and store.
+type vec8 = [8]byte
 type vec4 = [4]byte
 
 // copyRuns copies len(kOff) runs of w bytes: run p from src+(base+kOff[p])·size
-// to dst+p·dstep. Runs of a multiple of 16 bytes up to 128 (sliver rows of
-// every kernel) are unrolled; others move 16, 4, then 1 byte at a time.
+// to dst+p·dstep. Runs of a multiple of 8 bytes up to 128 are unrolled; longer
+// ones move 64 bytes per trip, then 16, 8, 4 and 1.
 func copyRuns(dst, src unsafe.Pointer, w, dstep int, base int64, kOff []int64, size int64) {
 	switch w {
 	case 128:
@@ -28,6 +29,19 @@ func copyRuns(dst, src unsafe.Pointer, w, dstep int, base int64, kOff []int64, s
 			*(*vec16)(unsafe.Add(d, 96)) = *(*vec16)(unsafe.Add(s, 96))
 			*(*vec16)(unsafe.Add(d, 112)) = *(*vec16)(unsafe.Add(s, 112))
 		}
+	case 120:
+		for p, k := range kOff {
+			d := unsafe.Add(dst, p*dstep)
+			s := unsafe.Add(src, (base+k)*size)
+			*(*vec16)(d) = *(*vec16)(s)
+			*(*vec16)(unsafe.Add(d, 16)) = *(*vec16)(unsafe.Add(s, 16))
+			*(*vec16)(unsafe.Add(d, 32)) = *(*vec16)(unsafe.Add(s, 32))
+			*(*vec16)(unsafe.Add(d, 48)) = *(*vec16)(unsafe.Add(s, 48))
+			*(*vec16)(unsafe.Add(d, 64)) = *(*vec16)(unsafe.Add(s, 64))
+			*(*vec16)(unsafe.Add(d, 80)) = *(*vec16)(unsafe.Add(s, 80))
+			*(*vec16)(unsafe.Add(d, 96)) = *(*vec16)(unsafe.Add(s, 96))
+			*(*vec8)(unsafe.Add(d, 112)) = *(*vec8)(unsafe.Add(s, 112))
+		}
 	case 112:
 		for p, k := range kOff {
 			d := unsafe.Add(dst, p*dstep)
@@ -40,6 +54,18 @@ func copyRuns(dst, src unsafe.Pointer, w, dstep int, base int64, kOff []int64, s
 			*(*vec16)(unsafe.Add(d, 80)) = *(*vec16)(unsafe.Add(s, 80))
 			*(*vec16)(unsafe.Add(d, 96)) = *(*vec16)(unsafe.Add(s, 96))
 		}
+	case 104:
+		for p, k := range kOff {
+			d := unsafe.Add(dst, p*dstep)
+			s := unsafe.Add(src, (base+k)*size)
+			*(*vec16)(d) = *(*vec16)(s)
+			*(*vec16)(unsafe.Add(d, 16)) = *(*vec16)(unsafe.Add(s, 16))
+			*(*vec16)(unsafe.Add(d, 32)) = *(*vec16)(unsafe.Add(s, 32))
+			*(*vec16)(unsafe.Add(d, 48)) = *(*vec16)(unsafe.Add(s, 48))
+			*(*vec16)(unsafe.Add(d, 64)) = *(*vec16)(unsafe.Add(s, 64))
+			*(*vec16)(unsafe.Add(d, 80)) = *(*vec16)(unsafe.Add(s, 80))
+			*(*vec8)(unsafe.Add(d, 96)) = *(*vec8)(unsafe.Add(s, 96))
+		}
 	case 96:
 		for p, k := range kOff {
 			d := unsafe.Add(dst, p*dstep)
@@ -51,6 +77,17 @@ func copyRuns(dst, src unsafe.Pointer, w, dstep int, base int64, kOff []int64, s
 			*(*vec16)(unsafe.Add(d, 64)) = *(*vec16)(unsafe.Add(s, 64))
 			*(*vec16)(unsafe.Add(d, 80)) = *(*vec16)(unsafe.Add(s, 80))
 		}
+	case 88:
+		for p, k := range kOff {
+			d := unsafe.Add(dst, p*dstep)
+			s := unsafe.Add(src, (base+k)*size)
+			*(*vec16)(d) = *(*vec16)(s)
+			*(*vec16)(unsafe.Add(d, 16)) = *(*vec16)(unsafe.Add(s, 16))
+			*(*vec16)(unsafe.Add(d, 32)) = *(*vec16)(unsafe.Add(s, 32))
+			*(*vec16)(unsafe.Add(d, 48)) = *(*vec16)(unsafe.Add(s, 48))
+			*(*vec16)(unsafe.Add(d, 64)) = *(*vec16)(unsafe.Add(s, 64))
+			*(*vec8)(unsafe.Add(d, 80)) = *(*vec8)(unsafe.Add(s, 80))
+		}
 	case 80:
 		for p, k := range kOff {
 			d := unsafe.Add(dst, p*dstep)
@@ -61,6 +98,16 @@ func copyRuns(dst, src unsafe.Pointer, w, dstep int, base int64, kOff []int64, s
 			*(*vec16)(unsafe.Add(d, 48)) = *(*vec16)(unsafe.Add(s, 48))
 			*(*vec16)(unsafe.Add(d, 64)) = *(*vec16)(unsafe.Add(s, 64))
 		}
+	case 72:
+		for p, k := range kOff {
+			d := unsafe.Add(dst, p*dstep)
+			s := unsafe.Add(src, (base+k)*size)
+			*(*vec16)(d) = *(*vec16)(s)
+			*(*vec16)(unsafe.Add(d, 16)) = *(*vec16)(unsafe.Add(s, 16))
+			*(*vec16)(unsafe.Add(d, 32)) = *(*vec16)(unsafe.Add(s, 32))
+			*(*vec16)(unsafe.Add(d, 48)) = *(*vec16)(unsafe.Add(s, 48))
+			*(*vec8)(unsafe.Add(d, 64)) = *(*vec8)(unsafe.Add(s, 64))
+		}
 	case 64:
 		for p, k := range kOff {
 			d := unsafe.Add(dst, p*dstep)
@@ -70,6 +117,15 @@ func copyRuns(dst, src unsafe.Pointer, w, dstep int, base int64, kOff []int64, s
 			*(*vec16)(unsafe.Add(d, 32)) = *(*vec16)(unsafe.Add(s, 32))
 			*(*vec16)(unsafe.Add(d, 48)) = *(*vec16)(unsafe.Add(s, 48))
 		}
+	case 56:
+		for p, k := range kOff {
+			d := unsafe.Add(dst, p*dstep)
+			s := unsafe.Add(src, (base+k)*size)
+			*(*vec16)(d) = *(*vec16)(s)
+			*(*vec16)(unsafe.Add(d, 16)) = *(*vec16)(unsafe.Add(s, 16))
+			*(*vec16)(unsafe.Add(d, 32)) = *(*vec16)(unsafe.Add(s, 32))
+			*(*vec8)(unsafe.Add(d, 48)) = *(*vec8)(unsafe.Add(s, 48))
+		}
 	case 48:
 		for p, k := range kOff {
 			d := unsafe.Add(dst, p*dstep)
@@ -78,6 +134,14 @@ func copyRuns(dst, src unsafe.Pointer, w, dstep int, base int64, kOff []int64, s
 			*(*vec16)(unsafe.Add(d, 16)) = *(*vec16)(unsafe.Add(s, 16))
 			*(*vec16)(unsafe.Add(d, 32)) = *(*vec16)(unsafe.Add(s, 32))
 		}
+	case 40:
+		for p, k := range kOff {
+			d := unsafe.Add(dst, p*dstep)
+			s := unsafe.Add(src, (base+k)*size)
+			*(*vec16)(d) = *(*vec16)(s)
+			*(*vec16)(unsafe.Add(d, 16)) = *(*vec16)(unsafe.Add(s, 16))
+			*(*vec8)(unsafe.Add(d, 32)) = *(*vec8)(unsafe.Add(s, 32))
+		}
 	case 32:
 		for p, k := range kOff {
 			d := unsafe.Add(dst, p*dstep)
@@ -85,19 +149,41 @@ func copyRuns(dst, src unsafe.Pointer, w, dstep int, base int64, kOff []int64, s
 			*(*vec16)(d) = *(*vec16)(s)
 			*(*vec16)(unsafe.Add(d, 16)) = *(*vec16)(unsafe.Add(s, 16))
 		}
+	case 24:
+		for p, k := range kOff {
+			d := unsafe.Add(dst, p*dstep)
+			s := unsafe.Add(src, (base+k)*size)
+			*(*vec16)(d) = *(*vec16)(s)
+			*(*vec8)(unsafe.Add(d, 16)) = *(*vec8)(unsafe.Add(s, 16))
+		}
 	case 16:
 		for p, k := range kOff {
 			d := unsafe.Add(dst, p*dstep)
 			s := unsafe.Add(src, (base+k)*size)
 			*(*vec16)(d) = *(*vec16)(s)
 		}
+	case 8:
+		for p, k := range kOff {
+			d := unsafe.Add(dst, p*dstep)
+			s := unsafe.Add(src, (base+k)*size)
+			*(*vec8)(d) = *(*vec8)(s)
+		}
 	default:
 		for p, k := range kOff {
 			d := unsafe.Add(dst, p*dstep)
 			s := unsafe.Add(src, (base+k)*size)
 			i := 0
+			for ; i+64 <= w; i += 64 {
+				*(*vec16)(unsafe.Add(d, i)) = *(*vec16)(unsafe.Add(s, i))
+				*(*vec16)(unsafe.Add(d, i+16)) = *(*vec16)(unsafe.Add(s, i+16))
+				*(*vec16)(unsafe.Add(d, i+32)) = *(*vec16)(unsafe.Add(s, i+32))
+				*(*vec16)(unsafe.Add(d, i+48)) = *(*vec16)(unsafe.Add(s, i+48))
+			}
 			for ; i+16 <= w; i += 16 {
 				*(*vec16)(unsafe.Add(d, i)) = *(*vec16)(unsafe.Add(s, i))
+			}
+			for ; i+8 <= w; i += 8 {
+				*(*vec8)(unsafe.Add(d, i)) = *(*vec8)(unsafe.Add(s, i))
 			}
 			for ; i+4 <= w; i += 4 {
 				*(*vec4)(unsafe.Add(d, i)) = *(*vec4)(unsafe.Add(s, i))
