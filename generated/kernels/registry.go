@@ -25,16 +25,16 @@ type Kernel struct {
 // Kernels is every row of the kernel table, in table order.
 var Kernels = []Kernel{
 	{
-		Kernel: spec.Kernel{ISA: "avx512", Real: "float32", MR: 32, NR: 12, Unroll: 4, PrefetchA: 1024, PrefetchB: 384, MC: 320, KC: 384, NC: 4092},
-		Name:   "gemm_f32_32x12_avx512",
+		Kernel: spec.Kernel{ISA: "avx512", Real: "float32", MR: 64, NR: 6, Unroll: 4, PrefetchA: 1024, PrefetchB: 384, MC: 320, KC: 384, NC: 4092},
+		Name:   "gemm_f32_64x6_avx512",
 		Asm:    asmKernels[0],
-		Go:     gemm_f32_32x12_avx512_go,
+		Go:     gemm_f32_64x6_avx512_go,
 	},
 	{
-		Kernel: spec.Kernel{ISA: "avx512", Real: "float64", MR: 16, NR: 12, Unroll: 4, PrefetchA: 512, PrefetchB: 384, MC: 160, KC: 384, NC: 4092},
-		Name:   "gemm_f64_16x12_avx512",
+		Kernel: spec.Kernel{ISA: "avx512", Real: "float64", MR: 32, NR: 6, Unroll: 4, PrefetchA: 1024, PrefetchB: 384, MC: 160, KC: 384, NC: 4092},
+		Name:   "gemm_f64_32x6_avx512",
 		Asm:    asmKernels[1],
-		Go:     gemm_f64_16x12_avx512_go,
+		Go:     gemm_f64_32x6_avx512_go,
 	},
 	{
 		Kernel: spec.Kernel{ISA: "avx2", Real: "float32", MR: 16, NR: 6, Unroll: 4, PrefetchA: 512, PrefetchB: 192, MC: 288, KC: 384, NC: 4092},

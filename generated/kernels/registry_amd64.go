@@ -6,8 +6,8 @@ package kernels
 
 // asmKernels holds the amd64 assembly kernels by row of Kernels.
 var asmKernels = [8]Func{
-	0: gemm_f32_32x12_avx512,
-	1: gemm_f64_16x12_avx512,
+	0: gemm_f32_64x6_avx512,
+	1: gemm_f64_32x6_avx512,
 	2: gemm_f32_16x6_avx2,
 	3: gemm_f64_8x6_avx2,
 }

@@ -4,10 +4,10 @@ package kernels
 
 import "unsafe"
 
-// gemm_f64_16x12_avx512_go is the pure-Go twin of gemm_f64_16x12_avx512: C := alpha·Ã·B̃ + beta·C on
-// the top-left m×n of one 16×12 tile of float64, as plain loops (docs/internals.md).
-func gemm_f64_16x12_avx512_go(k int, a, b, c *byte, rsc, csc, m, n int, alpha, beta *byte) {
-	const mr, nr = 16, 12
+// gemm_f64_32x6_avx512_go is the pure-Go twin of gemm_f64_32x6_avx512: C := alpha·Ã·B̃ + beta·C on
+// the top-left m×n of one 32×6 tile of float64, as plain loops (docs/internals.md).
+func gemm_f64_32x6_avx512_go(k int, a, b, c *byte, rsc, csc, m, n int, alpha, beta *byte) {
+	const mr, nr = 32, 6
 	pa := unsafe.Slice((*float64)(unsafe.Pointer(a)), mr*k)
 	pb := unsafe.Slice((*float64)(unsafe.Pointer(b)), nr*k)
 	var acc [nr][mr]float64
