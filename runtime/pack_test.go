@@ -327,7 +327,7 @@ type packShape struct{ w, n, k int }
 
 var packShapes = []packShape{
 	{1, 1, 1}, {1, 3, 2}, {3, 7, 6}, {4, 3, 5}, {4, 9, 3}, {8, 17, 3},
-	{16, 16, 4}, {16, 40, 2}, {32, 32, 3}, {32, 70, 2},
+	{16, 16, 4}, {16, 40, 2}, {32, 32, 3}, {32, 70, 2}, {40, 40, 3}, {64, 70, 2},
 }
 
 // TestPack runs PackA and PackB of every element type on every layout,
