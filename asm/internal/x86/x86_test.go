@@ -1,0 +1,110 @@
+package x86
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mmcloughlin/avo/pass"
+
+	"github.com/tcontract/tcontract/internal/spec"
+)
+
+func row(mr, nr, unroll, pa, pb int) spec.Kernel {
+	return spec.Kernel{ISA: spec.AVX512, Real: "float32", MR: mr, NR: nr, Unroll: unroll, PrefetchA: pa, PrefetchB: pb}
+}
+
+// TestPrefetchSpread checks that one trip of the main loop prefetches each
+// cache line the slivers advance by exactly once, spread over the steps.
+func TestPrefetchSpread(t *testing.T) {
+	for _, k := range []spec.Kernel{row(64, 6, 4, 1024, 384), row(32, 12, 4, 512, 384), row(16, 6, 8, 256, 0), row(16, 6, 1, 0, 64)} {
+		g := New(k, 64)
+		g.Begin()
+		perStep := make([]int, k.Unroll)
+		lines := map[string]int{}
+		for u := range k.Unroll {
+			n0 := count(g)
+			g.Prefetch(u)
+			perStep[u] = count(g) - n0
+		}
+		g.Prefetch(-1) // the remainder loop prefetches nothing
+		f, err := g.Ctx.Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, in := range f.Functions()[0].Instructions() {
+			lines[in.Operands[0].Asm()]++
+		}
+		want := 0
+		if k.PrefetchA != 0 {
+			want += (k.Unroll*k.MR*g.Size + 63) / 64
+		}
+		if k.PrefetchB != 0 {
+			want += (k.Unroll*k.NR*g.Size + 63) / 64
+		}
+		total := 0
+		for _, n := range perStep {
+			total += n
+		}
+		if total != want || len(lines) != want {
+			t.Errorf("%+v: %d prefetches (%d distinct) per trip, want %d", k, total, len(lines), want)
+		}
+		for addr, n := range lines {
+			if n != 1 {
+				t.Errorf("%+v: %s prefetched %d times", k, addr, n)
+			}
+		}
+	}
+}
+
+func count(g *Gen) int {
+	f, err := g.Ctx.Result()
+	if err != nil {
+		return 0
+	}
+	return len(f.Functions()[0].Instructions())
+}
+
+func TestNewRejects(t *testing.T) {
+	for _, tc := range []struct {
+		k    spec.Kernel
+		want string
+	}{
+		{row(24, 6, 4, 0, 0), "not a multiple"},
+		{row(32, 6, 3, 0, 0), "not a power of two"},
+		{row(32, 6, 0, 0, 0), "not a power of two"},
+	} {
+		func() {
+			defer func() {
+				if r := recover(); r == nil || !strings.Contains(r.(string), tc.want) {
+					t.Errorf("%+v: panic %v, want %q", tc.k, r, tc.want)
+				}
+			}()
+			New(tc.k, 64)
+		}()
+	}
+}
+
+// TestPeak compiles every probe and checks its accumulator count.
+func TestPeak(t *testing.T) {
+	for _, isa := range []string{spec.AVX512, spec.AVX2} {
+		for _, r := range spec.Reals {
+			f, err := Peak(isa, r).Result()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := pass.Compile.Execute(f); err != nil {
+				t.Fatal(err)
+			}
+			i, _ := spec.ISAByName(isa)
+			fmas := 0
+			for _, in := range f.Functions()[0].Instructions() {
+				if strings.HasPrefix(in.Opcode, "VFMADD231") {
+					fmas++
+				}
+			}
+			if fmas != i.PeakAccs() {
+				t.Errorf("%s %s: %d FMAs per trip, want %d", isa, r.Name, fmas, i.PeakAccs())
+			}
+		}
+	}
+}
