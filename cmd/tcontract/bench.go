@@ -143,6 +143,10 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	rep, err := runSuite(ctx, cfg, prog)
 	prog.clear()
 	if err != nil {
+		// What was measured before the failure is still worth having.
+		if len(rep.Results) > 0 {
+			writeReport(stdout, rep, cfg.format)
+		}
 		fmt.Fprintf(stderr, "tcontract bench: %v\n", err)
 		return exitFail
 	}

@@ -5,12 +5,15 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"image/png"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/tcontract/tcontract/internal/spec"
 	"github.com/tcontract/tcontract/internal/tccg"
 )
 
@@ -262,7 +265,7 @@ func TestBenchProgress(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{"] 0/2", "] 1/2 float64 1T gemm 16x16x16", "[########################] 2/2"} {
+	for _, want := range []string{"] 0/2 allocating operands", "] 1/2 float64 1T gemm 16x16x16", "[########################] 2/2"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("progress %q lacks %q", stderr, want)
 		}
@@ -285,5 +288,25 @@ func TestBenchList(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(stdout), "\n")
 	if len(lines) != 1+len(tccg.Cases()) || !strings.Contains(stdout, "13   ab-acd-dbc") || !strings.Contains(stdout, "312x296x92352") {
 		t.Errorf("list:\n%s", stdout)
+	}
+}
+
+// TestSuiteError: a unit that fails stops the suite with its error, and the
+// rows measured before it are kept for the report.
+func TestSuiteError(t *testing.T) {
+	f64, _ := typeNamed("float64")
+	cfg := benchConfig{
+		types:   []spec.Type{f64, {Name: "float16", Real: "float32", Size: 2}},
+		threads: []int{1},
+		sizes:   []mnk{{8, 8, 8}},
+		scale:   1,
+		tm:      timing{reps: 1, minTime: time.Millisecond, stat: "best"},
+	}
+	rep, err := runSuite(context.Background(), cfg, newProgress(io.Discard, "off"))
+	if err == nil || !strings.Contains(err.Error(), "float16") {
+		t.Errorf("error %v, want one naming float16", err)
+	}
+	if len(rep.Results) != 1 || rep.Results[0].Type != "float64" || !(rep.Results[0].OfPeak > 0) {
+		t.Errorf("rows kept: %+v", rep.Results)
 	}
 }

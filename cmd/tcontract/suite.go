@@ -112,8 +112,9 @@ func runSuite(ctx context.Context, cfg benchConfig, prog *progress) (*report, er
 		}
 	}()
 	s.rep.Planned = s.count()
-	s.reserve()
 	prog.start(s.rep.Planned)
+	prog.show("allocating operands")
+	s.reserve()
 	defer s.finish()
 	for _, t := range cfg.types {
 		for _, size := range cfg.sizes {
