@@ -27,8 +27,8 @@ func emitPack(f *jen.File, e elem) {
 	emitLoops(f, bs)
 }
 
-// readAlpha declares the alpha of a routine: a (real) or ar, ai and unit
-// (complex), 1 when the pointer is nil.
+// readAlpha declares the alpha (or beta) of a routine: prefix (real) or its
+// parts prefix+"r", prefix+"i" (complex); 1 when the pointer is nil.
 func readAlpha(g *jen.Group, e elem, name string, prefix string) {
 	p := unsafePtr(id(name))
 	if !e.Complex {
