@@ -107,13 +107,12 @@ func (c *call) gemm(sc *scatter, b blocking, bufs workspace.WorkerBufs, panel []
 			Offsets(kB, p.K.Ext, p.K.S[opB], pc)
 			kStrideA, kStrideB := uniformStep(kA), uniformStep(kB)
 
-			// This member's share of the group's panel: every pm-th sliver.
-			sliverB := b.NR * kc * c.cf * c.rsize
-			for s := mi; s < nSl; s += c.pm {
-				j := s * b.NR
-				w := min(b.NR, nc-j)
-				ops.PackB(&panel[s*sliverB], (*byte)(bBase), b.NR, w, kc,
-					sc.bCol[j:j+w], sc.bColBS[s:s+1], kB, kStrideB, c.alphaB)
+			// This member's share of the group's panel: a run of whole
+			// slivers, packed in one call so the packer can stream along B.
+			if s0, s1 := split(nSl, c.pm, mi, 1); s0 < s1 {
+				j0, j1 := s0*b.NR, min(s1*b.NR, nc)
+				ops.PackB(&panel[s0*b.NR*kc*c.cf*c.rsize], (*byte)(bBase), b.NR, j1-j0, kc,
+					sc.bCol[j0:j1], sc.bColBS[s0:s1], kB, kStrideB, c.alphaB)
 			}
 			if bar != nil {
 				bar.Wait()
