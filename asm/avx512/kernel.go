@@ -22,7 +22,9 @@ type plan struct {
 func newPlan(g *x86.Gen) plan {
 	p := plan{mv: g.MV(), nr: g.K.NR}
 	free := 32 - p.mv*p.nr
-	if free < p.mv+1 {
+	// The loop needs the A vectors and a broadcast; the epilogue needs
+	// three (alpha, beta, a C load).
+	if free < max(p.mv+1, 3) {
 		panic(fmt.Sprintf("%s: tile leaves %d registers for %d A vectors and a broadcast", g.K.Name(), free, p.mv))
 	}
 	p.aSets = 1
