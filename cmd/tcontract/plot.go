@@ -101,46 +101,61 @@ func typePanel(rep *report, typ string) (*plot.Plot, error) {
 	xmin, xmax = xmin/1.25, xmax*1.25
 	p.X.Min, p.X.Max = xmin, xmax
 	p.X.Tick.Marker = powersOfTwo{}
-	p.Y.Min, p.Y.Max = 0, ymax*1.35 // headroom above the peak for the legend
+	p.Y.Min, p.Y.Max = 0, ymax*1.45 // headroom above the peak for the legend
 	p.Y.Tick.Marker = plainTicks{}
 
 	for i, th := range threads {
 		col := plotutil.Color(i)
-		var gemm, tc plotter.XYs
+		// Square GEMMs make the line; other shapes share its x (a
+		// 4096×4096×64 GEMM sits at 1024) and are marks of their own.
+		var square, other, tc plotter.XYs
 		peak := 0.0
 		for _, r := range rep.Results {
 			if r.Type != typ || r.Threads != th {
 				continue
 			}
 			pt := plotter.XY{X: cubeSide(r), Y: r.GFlops}
-			if r.Kind == "tccg" {
+			switch {
+			case r.Kind == "tccg":
 				tc = append(tc, pt)
-			} else {
-				gemm = append(gemm, pt)
+			case r.M == r.N && r.N == r.K:
+				square = append(square, pt)
+			default:
+				other = append(other, pt)
 			}
 			peak = max(peak, r.Peak)
 		}
-		slices.SortFunc(gemm, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) })
-		if len(gemm) > 0 {
-			l, s, err := plotter.NewLinePoints(gemm)
+		slices.SortFunc(square, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) })
+		if len(square) > 0 {
+			l, s, err := plotter.NewLinePoints(square)
 			if err != nil {
 				return nil, err
 			}
 			l.Color, s.Color = col, col
 			s.Shape = draw.CircleGlyph{}
 			p.Add(l, s)
-			p.Legend.Add(fmt.Sprintf("GEMM, %s", threadWord(th)), l, s)
+			p.Legend.Add(fmt.Sprintf("GEMM, square, %s", threadWord(th)), l, s)
 		}
-		if len(tc) > 0 {
-			s, err := plotter.NewScatter(tc)
+		for _, set := range []struct {
+			pts   plotter.XYs
+			shape draw.GlyphDrawer
+			name  string
+		}{
+			{other, draw.BoxGlyph{}, "GEMM, other shapes"},
+			{tc, draw.TriangleGlyph{}, "TCCG contraction"},
+		} {
+			if len(set.pts) == 0 {
+				continue
+			}
+			s, err := plotter.NewScatter(set.pts)
 			if err != nil {
 				return nil, err
 			}
 			s.Color = col
-			s.Shape = draw.TriangleGlyph{}
+			s.Shape = set.shape
 			s.Radius = vg.Points(3.5)
 			p.Add(s)
-			p.Legend.Add(fmt.Sprintf("TCCG contraction, %s", threadWord(th)), s)
+			p.Legend.Add(fmt.Sprintf("%s, %s", set.name, threadWord(th)), s)
 		}
 		if peak > 0 {
 			l, err := plotter.NewLine(plotter.XYs{{X: xmin, Y: peak}, {X: xmax, Y: peak}})
