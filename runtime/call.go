@@ -43,11 +43,16 @@ type call struct {
 	kbeta      scalar
 	betaDirect bool
 
-	pm, pn   int
-	batchPar bool // batches split over the team, each member a team of one
-	req      workspace.Req
-	lease    *workspace.TeamLease
-	panels   [][]byte // one packed-B panel per column group
+	// members is the team's size. Members share each round's work (units:
+	// an MC block of rows times one of unitCols runs of B slivers), unless
+	// batchPar: then each member is a team of one over its own batch
+	// elements.
+	members, units, unitCols int
+	batchPar                 bool
+	sync                     teamSync
+	req                      workspace.Req
+	lease                    *workspace.TeamLease
+	panels                   [][]byte // packed-B panel buffers
 
 	helpers []*poolWorker
 	pending atomic.Int32

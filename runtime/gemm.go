@@ -6,11 +6,12 @@ import (
 	"github.com/tcontract/tcontract/workspace"
 )
 
-// The five BLIS loops over block-scatter views. Member r of a pm×pn team
-// works in column group r/pm on the group's share of N, and on its own share
-// of M; the members of a group pack the group's B panel together and publish
-// it with the group's barrier. Index grouping stays outside: these loops only
-// see the groups' extents and strides, through Offsets and BlockStrides.
+// The five BLIS loops over block-scatter views. Every member walks the same
+// rounds (batch element, jc, pc); in each it packs its part of the round's B
+// panel, then takes units (an MC block of A times a run of B slivers: the ic,
+// jr and ir loops) until the round has none left (see teamSync). Index
+// grouping stays outside: these loops see the groups' extents and strides
+// only through Offsets and BlockStrides.
 
 // scatter is one member's block-scatter scratch, carved out of its worker
 // slot's int64 buffer.
@@ -45,29 +46,31 @@ func carveScatter(buf *[]int64, b blocking) scatter {
 	}
 }
 
+// memberState is what one member carries from round to round.
+type memberState struct {
+	id     int // index in the team (0 when solo)
+	solo   bool
+	sc     scatter
+	bufs   workspace.WorkerBufs
+	panels [2][]byte // the round's panel alternates between these
+	round  int64     // rounds this member has started
+	packed int       // the MC block whose A is in bufs.A this round, or -1
+}
+
 // member runs team member r's share of the call.
 func (c *call) member(r int, bufs workspace.WorkerBufs) {
 	p := c.plan
-	b := c.blk
-	sc := carveScatter(bufs.Scatter, b)
-	mi, gi := r%c.pm, r/c.pm
-	var bar *workspace.Barrier
-	if c.pm > 1 {
-		bar = c.lease.Barriers()[gi]
-	}
-	var panel []byte
-	if len(c.panels) > 0 {
-		panel = c.panels[gi]
-	}
-
+	ms := memberState{id: r, sc: carveScatter(bufs.Scatter, c.blk), bufs: bufs}
 	b0, b1 := 0, p.Batch.Size
-	n0, n1 := 0, p.N.Size
-	m0, m1 := 0, p.M.Size
 	if c.batchPar {
-		b0, b1 = split(p.Batch.Size, c.pn, gi, 1)
+		// A team of one per member, each with its own batch elements and
+		// its own panel.
+		b0, b1 = split(p.Batch.Size, c.members, r, 1)
+		ms.id, ms.solo = 0, true
+		ms.panels = [2][]byte{c.panels[r], c.panels[r]}
 	} else {
-		n0, n1 = split(p.N.Size, c.pn, gi, b.NR)
-		m0, m1 = split(p.M.Size, c.pm, mi, b.MR)
+		ms.solo = c.members == 1
+		ms.panels = [2][]byte{c.panels[0], c.panels[len(c.panels)-1]}
 	}
 	for bi := b0; bi < b1; bi++ {
 		var off [3]int
@@ -77,24 +80,28 @@ func (c *call) member(r int, bufs workspace.WorkerBufs) {
 			}
 		}
 		if p.K.Size == 0 {
-			c.scaleC(&sc, b, off[opC], m0, m1, n0, n1)
+			c.scaleC(&ms, off[opC])
 			continue
 		}
-		c.gemm(&sc, b, bufs, panel, bar, mi, off, m0, m1, n0, n1)
+		c.gemm(&ms, off)
 	}
 }
 
-// gemm is one batch element's product on this member's share.
-func (c *call) gemm(sc *scatter, b blocking, bufs workspace.WorkerBufs, panel []byte, bar *workspace.Barrier,
-	mi int, off [3]int, m0, m1, n0, n1 int) {
+// gemm is one batch element's product: the jc and pc loops, one round each.
+func (c *call) gemm(ms *memberState, off [3]int) {
 	p := c.plan
-	ops := c.ops
+	b := c.blk
+	sc := &ms.sc
 	aBase := unsafe.Add(c.base[opA], off[opA]*c.tsize)
 	bBase := unsafe.Add(c.base[opB], off[opB]*c.tsize)
 	cBase := unsafe.Add(c.base[opC], off[opC]*c.tsize)
-	K := p.K.Size
-	for jc := n0; jc < n1; jc += b.NC {
-		nc := min(b.NC, n1-jc)
+	N, K := p.N.Size, p.K.Size
+	members := c.members
+	if ms.solo {
+		members = 1
+	}
+	for jc := 0; jc < N; jc += b.NC {
+		nc := min(b.NC, N-jc)
 		nSl := ceilDiv(nc, b.NR)
 		Offsets(sc.bCol[:nc], p.N.Ext, p.N.S[opB], jc)
 		BlockStrides(sc.bColBS[:nSl], sc.bCol[:nc], b.NR)
@@ -102,46 +109,89 @@ func (c *call) gemm(sc *scatter, b blocking, bufs workspace.WorkerBufs, panel []
 		BlockStrides(sc.cColBS[:nSl], sc.cCol[:nc], b.NR)
 		for pc := 0; pc < K; pc += b.KC {
 			kc := min(b.KC, K-pc)
+			round := ms.round
+			ms.round++
 			kA, kB := sc.kA[:kc], sc.kB[:kc]
 			Offsets(kA, p.K.Ext, p.K.S[opA], pc)
 			Offsets(kB, p.K.Ext, p.K.S[opB], pc)
-			kStrideA, kStrideB := uniformStep(kA), uniformStep(kB)
+			kStrideA := uniformStep(kA)
+			panel := ms.panels[round%2]
 
-			// This member's share of the group's panel: a run of whole
-			// slivers, packed in one call so the packer can stream along B.
-			if s0, s1 := split(nSl, c.pm, mi, 1); s0 < s1 {
+			// Pack this member's part of the panel, once no member still
+			// reads what the buffer held two rounds ago.
+			if !ms.solo {
+				t := &c.sync
+				waitUntil(func() bool { return t.minDone() >= round-1 })
+			}
+			if s0, s1 := split(nSl, members, ms.id, 1); s0 < s1 {
 				j0, j1 := s0*b.NR, min(s1*b.NR, nc)
-				ops.PackB(&panel[s0*b.NR*kc*c.cf*c.rsize], (*byte)(bBase), b.NR, j1-j0, kc,
-					sc.bCol[j0:j1], sc.bColBS[s0:s1], kB, kStrideB, c.alphaB)
+				c.ops.PackB(&panel[s0*b.NR*kc*c.cf*c.rsize], (*byte)(bBase), b.NR, j1-j0, kc,
+					sc.bCol[j0:j1], sc.bColBS[s0:s1], kB, uniformStep(kB), c.alphaB)
 			}
-			if bar != nil {
-				bar.Wait()
+			if !ms.solo {
+				c.sync.ready[ms.id].Store(round + 1)
 			}
-			first := pc == 0
-			for ic := m0; ic < m1; ic += b.MC {
-				mc := min(b.MC, m1-ic)
-				mSl := ceilDiv(mc, b.MR)
-				Offsets(sc.aRow[:mc], p.M.Ext, p.M.S[opA], ic)
-				BlockStrides(sc.aRowBS[:mSl], sc.aRow[:mc], b.MR)
-				Offsets(sc.cRow[:mc], p.M.Ext, p.M.S[opC], ic)
-				BlockStrides(sc.cRowBS[:mSl], sc.cRow[:mc], b.MR)
-				ops.PackA(&bufs.A[0], (*byte)(aBase), b.MR, mc, kc,
-					sc.aRow[:mc], sc.aRowBS[:mSl], kA, kStrideA, nil)
-				c.macroKernel(sc, b, bufs, panel, cBase, kc, mc, nc, first)
+
+			// Take units until the round has none left.
+			ms.packed = -1
+			for u := 0; ; u++ {
+				if !ms.solo {
+					u = int(c.sync.counter[round].Add(1)) - 1
+				}
+				if u >= c.units {
+					break
+				}
+				ic := u / c.unitCols * b.MC
+				s0, s1 := split(nSl, c.unitCols, u%c.unitCols, 1)
+				if ic >= p.M.Size || s0 >= s1 {
+					continue
+				}
+				if !ms.solo {
+					c.waitUnit(u, round, pc > 0, s0, s1, nSl)
+				}
+				mc := min(b.MC, p.M.Size-ic)
+				if ms.packed != ic {
+					mSl := ceilDiv(mc, b.MR)
+					Offsets(sc.aRow[:mc], p.M.Ext, p.M.S[opA], ic)
+					BlockStrides(sc.aRowBS[:mSl], sc.aRow[:mc], b.MR)
+					Offsets(sc.cRow[:mc], p.M.Ext, p.M.S[opC], ic)
+					BlockStrides(sc.cRowBS[:mSl], sc.cRow[:mc], b.MR)
+					c.ops.PackA(&ms.bufs.A[0], (*byte)(aBase), b.MR, mc, kc,
+						sc.aRow[:mc], sc.aRowBS[:mSl], kA, kStrideA, nil)
+					ms.packed = ic
+				}
+				c.macroKernel(sc, ms.bufs, panel, cBase, kc, mc, s0, s1, nc, pc == 0)
+				if !ms.solo {
+					c.sync.unitDone[u].Store(round + 1)
+				}
 			}
-			if bar != nil {
-				// The panel is repacked for the next KC block only after
-				// every member has finished reading it.
-				bar.Wait()
+			if !ms.solo {
+				c.sync.done[ms.id].Store(round + 1)
 			}
 		}
 	}
 }
 
-// macroKernel runs the micro-kernel over every tile of one packed A block
-// and the packed B panel (the jr and ir loops).
-func (c *call) macroKernel(sc *scatter, b blocking, bufs workspace.WorkerBufs, panel []byte, cBase unsafe.Pointer,
-	kc, mc, nc int, first bool) {
+// waitUnit waits until unit u may run in round: the parts of the panel
+// holding slivers [s0, s1) are packed, and (after the first round of a
+// panel of C) the unit's previous round has been accumulated.
+func (c *call) waitUnit(u int, round int64, accumulate bool, s0, s1, nSl int) {
+	t := &c.sync
+	if accumulate {
+		waitUntil(func() bool { return t.unitDone[u].Load() >= round })
+	}
+	for q := 0; q < c.members; q++ {
+		if lo, hi := split(nSl, c.members, q, 1); lo < s1 && s0 < hi {
+			waitUntil(func() bool { return t.ready[q].Load() >= round+1 })
+		}
+	}
+}
+
+// macroKernel runs the micro-kernel over the tiles of one packed A block
+// and B slivers [s0, s1) of the panel (the jr and ir loops).
+func (c *call) macroKernel(sc *scatter, bufs workspace.WorkerBufs, panel []byte, cBase unsafe.Pointer,
+	kc, mc, s0, s1, nc int, first bool) {
+	b := c.blk
 	kdepth := kc * c.cf
 	sliverA := c.mrR * kdepth * c.rsize
 	sliverB := c.nrR * kdepth * c.rsize
@@ -152,7 +202,8 @@ func (c *call) macroKernel(sc *scatter, b blocking, bufs workspace.WorkerBufs, p
 		direct = c.betaDirect
 	}
 	tile := &bufs.Tile[0]
-	for s, j := 0, 0; j < nc; s, j = s+1, j+b.NR {
+	for s := s0; s < s1; s++ {
+		j := s * b.NR
 		n := min(b.NR, nc-j)
 		bp := &panel[s*sliverB]
 		cbs := sc.cColBS[s]
@@ -178,16 +229,25 @@ func (c *call) macroKernel(sc *scatter, b blocking, bufs workspace.WorkerBufs, p
 	}
 }
 
-// scaleC sets C := beta·C on this member's share, for products with nothing
-// to sum (an extent of 0 among the contracted labels).
-func (c *call) scaleC(sc *scatter, b blocking, cOff int, m0, m1, n0, n1 int) {
+// scaleC sets C := beta·C on this member's share of the MC blocks, for
+// products with nothing to sum (an extent of 0 among the contracted labels).
+func (c *call) scaleC(ms *memberState, cOff int) {
 	p := c.plan
+	b := c.blk
+	sc := &ms.sc
 	cBase := (*byte)(unsafe.Add(c.base[opC], cOff*c.tsize))
-	for jc := n0; jc < n1; jc += b.NC {
-		nc := min(b.NC, n1-jc)
+	members := c.members
+	if ms.solo {
+		members = 1
+	}
+	blocks := ceilDiv(p.M.Size, b.MC)
+	i0, i1 := split(blocks, members, ms.id, 1)
+	for jc := 0; jc < p.N.Size; jc += b.NC {
+		nc := min(b.NC, p.N.Size-jc)
 		Offsets(sc.cCol[:nc], p.N.Ext, p.N.S[opC], jc)
-		for ic := m0; ic < m1; ic += b.MC {
-			mc := min(b.MC, m1-ic)
+		for ib := i0; ib < i1; ib++ {
+			ic := ib * b.MC
+			mc := min(b.MC, p.M.Size-ic)
 			Offsets(sc.cRow[:mc], p.M.Ext, p.M.S[opC], ic)
 			c.ops.Scale(cBase, sc.cRow[:mc], 0, sc.cCol[:nc], 0, mc, nc, (*byte)(unsafe.Pointer(&c.beta)))
 		}

@@ -41,15 +41,26 @@ func (p *Pool) Run(spec string, t *typed.Ops, ops *[3]Operand, alpha, beta unsaf
 	}
 	c.bind(p, plan, t, ops, alpha, beta)
 	c.chooseTeam()
-	c.req = t.Req(c.blk, c.pm, c.pn, scatterLen(c.blk), 0)
-	c.lease = p.arena.TakeTeam(c.req, c.pm, c.pn)
+	// Panels: one per member running alone over its batch elements, or two
+	// that a shared team's rounds alternate between.
+	nPanels := 1
+	switch {
+	case c.batchPar:
+		nPanels = c.members
+	case c.members > 1:
+		nPanels = 2
+	}
+	c.req = t.Req(c.blk, 1, nPanels, scatterLen(c.blk), 0)
+	c.lease = p.arena.TakeTeam(c.req, 1, nPanels)
 	defer c.lease.Release()
 	if c.req.BBytes > 0 {
 		panel := c.lease.Panel(c.req.BBytes)
-		per := len(panel) / c.pn
-		for g := 0; g < c.pn; g++ {
+		per := len(panel) / nPanels
+		for g := 0; g < nPanels; g++ {
 			c.panels = append(c.panels, panel[g*per:(g+1)*per:(g+1)*per])
 		}
+	} else {
+		c.panels = append(c.panels, nil)
 	}
 	c.pending.Store(int32(len(c.helpers)))
 	for i, w := range c.helpers {
@@ -121,8 +132,8 @@ func allZero(b []byte) bool {
 	return true
 }
 
-// chooseTeam picks the team (threads and their pm×pn shape) and the
-// blocking from the problem's size and the idle workers it can get.
+// chooseTeam picks the team size (as many idle workers as the problem can
+// use) and the blocking, and lays out the rounds' units.
 func (c *call) chooseTeam() {
 	p := c.plan
 	mr, nr := c.kern.MR/c.cf, c.kern.NR
@@ -130,33 +141,35 @@ func (c *call) chooseTeam() {
 	want := 1
 	if flops >= parallelFlops {
 		want = min(c.pool.threads, int(math.Min(flops/parallelFlops, 1<<20)))
-		tiles := ceilDiv(p.M.Size, mr) * ceilDiv(p.N.Size, nr)
 		if !c.batchWorthwhile(want) {
-			want = min(want, tiles)
+			want = min(want, ceilDiv(p.M.Size, mr)*ceilDiv(p.N.Size, nr))
 		}
 	}
 	c.pool.acquire(c, want-1)
-	team := 1 + len(c.helpers)
+	c.members = 1 + len(c.helpers)
+	c.batchPar = c.members > 1 && c.batchWorthwhile(c.members)
 
-	c.batchPar = team > 1 && c.batchWorthwhile(team)
-	if c.batchPar {
-		c.pm, c.pn = 1, team
-	} else {
-		c.pm, c.pn = teamShape(team, p.M.Size, p.N.Size, mr, nr)
-	}
 	kb := blocksFor(c.kern)
-	mShare, nShare := p.M.Size, p.N.Size
-	if !c.batchPar {
-		mShare, nShare = ceilDiv(mShare, c.pm), ceilDiv(nShare, c.pn)
-	}
 	mcMax := max(mr, kb.MC/c.cf/mr*mr)
 	kcMax := max(1, kb.KC/c.cf)
 	c.blk = blocking{
 		MR: mr,
 		NR: nr,
-		MC: balance(mShare, mcMax, mr),
+		MC: balance(p.M.Size, mcMax, mr),
 		KC: balance(p.K.Size, kcMax, 1),
-		NC: balance(nShare, kb.NC/nr*nr, nr),
+		NC: balance(p.N.Size, kb.NC/nr*nr, nr),
+	}
+	// A shared round needs a few units per member to balance: short M is
+	// made up with runs of B slivers.
+	blocks := ceilDiv(p.M.Size, max(c.blk.MC, 1))
+	c.unitCols = 1
+	if c.members > 1 && !c.batchPar {
+		c.unitCols = min(ceilDiv(4*c.members, blocks), ceilDiv(c.blk.NC, nr))
+	}
+	c.units = blocks * c.unitCols
+	if c.members > 1 && !c.batchPar && p.K.Size > 0 {
+		rounds := p.Batch.Size * ceilDiv(p.N.Size, c.blk.NC) * ceilDiv(p.K.Size, c.blk.KC)
+		c.sync.prepare(c.members, rounds, c.units)
 	}
 }
 
@@ -169,29 +182,6 @@ func (c *call) batchWorthwhile(t int) bool {
 	}
 	per := c.plan.Flops(c.cf == 2) / float64(nb)
 	return nb%t == 0 || nb >= 4*t || per < parallelFlops
-}
-
-// teamShape factors t threads into pm (splitting M: the members of a column
-// group share one B panel, packed together) by pn (splitting N: each group
-// packs its own panel, and every group packs all of A again). Splitting M
-// duplicates no packing, so the fewest column groups win, provided each
-// member keeps at least minRowTiles tiles of rows; a short M splits N.
-func teamShape(t, m, n, mr, nr int) (pm, pn int) {
-	const minRowTiles = 4
-	for q := 1; q <= t; q++ {
-		if t%q != 0 {
-			continue
-		}
-		r := t / q // pm = r, pn = q
-		if m >= r*mr*minRowTiles && n >= q*nr {
-			return r, q
-		}
-	}
-	// Too small to split both ways well: split the longer side.
-	if ceilDiv(m, mr) >= ceilDiv(n, nr) {
-		return t, 1
-	}
-	return 1, t
 }
 
 // balance splits total into blocks of at most max (a multiple of align),
