@@ -64,8 +64,13 @@ func TestRegistry(t *testing.T) {
 		if (k.Asm != nil) != wantAsm {
 			t.Errorf("%s: assembly present %v, want %v", k.Name, k.Asm != nil, wantAsm)
 		}
-		if k.Go == nil {
-			t.Errorf("%s: no twin", k.Name)
+		if k.Go == nil || k.DirectGo == nil || k.PackAGo == nil || k.PackBGo == nil {
+			t.Errorf("%s: a twin is missing", k.Name)
+		}
+		// Direct kernels and packers are x86 assembly only.
+		wantDirect := wantAsm && isa.Arch == "amd64"
+		if (k.Direct != nil) != wantDirect || (k.PackA != nil) != wantDirect || (k.PackB != nil) != wantDirect {
+			t.Errorf("%s: direct %v, packers %v %v present, want %v", k.Name, k.Direct != nil, k.PackA != nil, k.PackB != nil, wantDirect)
 		}
 	}
 	if kernels.Lookup(spec.Generic, "complex64") != nil {
@@ -310,6 +315,14 @@ func (cs *kcase[T]) close(idx int, x, y, slack float64) bool {
 // m×n result against the naive loop; it returns the tile column-major.
 func (cs *kcase[T]) run(t *testing.T, name string, fn kernels.Func) []T {
 	t.Helper()
+	return cs.runWith(t, name, func(c, alpha, beta *byte) {
+		fn(cs.k, ptr(cs.a), ptr(cs.b), c, cs.rsc, cs.csc, cs.m, cs.n, alpha, beta)
+	})
+}
+
+// runWith is run with the kernel call given as call(c, alpha, beta).
+func (cs *kcase[T]) runWith(t *testing.T, name string, call func(c, alpha, beta *byte)) []T {
+	t.Helper()
 	mr, nr := cs.mr, cs.nr
 	// The span of offsets the whole MR×NR tile could reach, plus a margin.
 	lo, hi := 0, 0
@@ -330,8 +343,7 @@ func (cs *kcase[T]) run(t *testing.T, name string, fn kernels.Func) []T {
 		}
 	}
 	alpha, beta := cs.alpha, cs.beta
-	fn(cs.k, ptr(cs.a), ptr(cs.b), (*byte)(unsafe.Pointer(&buf[origin])), cs.rsc, cs.csc, cs.m, cs.n,
-		(*byte)(unsafe.Pointer(&alpha)), (*byte)(unsafe.Pointer(&beta)))
+	call((*byte)(unsafe.Pointer(&buf[origin])), (*byte)(unsafe.Pointer(&alpha)), (*byte)(unsafe.Pointer(&beta)))
 	out := make([]T, mr*nr)
 	written := make([]bool, len(buf))
 	for j := 0; j < cs.n; j++ {
@@ -358,4 +370,359 @@ func (cs *kcase[T]) run(t *testing.T, name string, fn kernels.Func) []T {
 		}
 	}
 	return out
+}
+
+// The direct-kernel suite: every direct kernel this machine can run
+// against its twin, every twin against the naive loop, over the depths of
+// the packed suite, every m ≤ MR and n ≤ NR, A and B in tight, padded,
+// negative and general layouts, alpha and beta in {0, 1, −1, random}, NaN
+// in C when beta is 0, canaries around C, and A and B placed so that their
+// last readable element abuts a PROT_NONE page (or their first follows
+// one): a kernel that reads a row of A past m or a column of B past n
+// faults.
+
+func TestDirect(t *testing.T) {
+	avail := Available()
+	for i := range kernels.Kernels {
+		k := &kernels.Kernels[i]
+		asm := k.Direct
+		if !slices.Contains(avail, k.ISA) {
+			asm = nil
+		}
+		t.Run(k.Name, func(t *testing.T) {
+			t.Parallel()
+			if k.Real == "float32" {
+				checkDirect[float32](t, k, asm)
+			} else {
+				checkDirect[float64](t, k, asm)
+			}
+		})
+	}
+}
+
+// region holds two guarded buffers of one operand: one ending at a
+// PROT_NONE page, one starting after one.
+type region[T real] struct{ end, start []T }
+
+func newRegion[T real](t *testing.T, n int) region[T] {
+	size := int(unsafe.Sizeof(T(0)))
+	as := func(b []byte) []T { return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/size) }
+	return region[T]{as(guarded(t, n*size, true)), as(guarded(t, n*size, false))}
+}
+
+// place positions an operand whose element offsets span [lo, hi] from its
+// origin: the element at hi is the last before the guard page (atEnd), or
+// the one at lo the first after it. It poisons the span with NaN and
+// returns the buffer and the origin's index in it; an empty span (hi < lo)
+// puts the origin right at the guard, so any read faults.
+func (r region[T]) place(t *testing.T, lo, hi int, atEnd bool) ([]T, int) {
+	buf := r.start
+	origin := -lo
+	if atEnd {
+		buf = r.end
+		origin = len(buf) - 1 - hi
+	}
+	if hi < lo {
+		if atEnd {
+			return buf, len(buf)
+		}
+		return buf, 0
+	}
+	if origin+lo < 0 || origin+hi >= len(buf) {
+		t.Fatalf("span [%d, %d] does not fit %d elements", lo, hi, len(buf))
+	}
+	nan := T(math.NaN())
+	for i := origin + lo; i <= origin+hi; i++ {
+		buf[i] = nan
+	}
+	return buf, origin
+}
+
+// at is the address of element origin+off of buf, which may be one past its
+// end (an empty operand at the guard page).
+func at[T real](buf []T, origin int) *byte {
+	return (*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(buf)), origin*int(unsafe.Sizeof(T(0)))))
+}
+
+// span2 is the range of i*s + j*t over i < m, j < n (empty when m or n is 0).
+func span2(m, s, n, t int) (lo, hi int) {
+	if m <= 0 || n <= 0 {
+		return 0, -1
+	}
+	lo = min(0, (m-1)*s) + min(0, (n-1)*t)
+	hi = max(0, (m-1)*s) + max(0, (n-1)*t)
+	return lo, hi
+}
+
+// aLayouts give lda for m rows; bLayouts (rsb, csb) for depth k and n
+// columns.
+var aLayouts = []struct {
+	name string
+	lda  func(m, mr int) int
+}{
+	{"tight", func(m, _ int) int { return m }},
+	{"padded", func(_, mr int) int { return mr + 3 }},
+	{"negative", func(m, _ int) int { return -(m + 2) }},
+}
+
+var bLayouts = []struct {
+	name     string
+	rsb, csb func(k, n int) int
+}{
+	{"colmajor", func(int, int) int { return 1 }, func(k, _ int) int { return k }},
+	{"colpadded", func(int, int) int { return 1 }, func(k, _ int) int { return k + 5 }},
+	{"rowmajor", func(_, n int) int { return n }, func(int, int) int { return 1 }},
+	{"rowpadded", func(_, n int) int { return n + 2 }, func(int, int) int { return 1 }},
+	{"negative", func(int, int) int { return -1 }, func(k, _ int) int { return -(k + 2) }},
+	{"general", func(int, int) int { return 3 }, func(k, _ int) int { return -(3*k + 4) }},
+}
+
+// checkDirect runs the whole matrix on one row: asm (nil when this machine
+// cannot run it) and the twin, against the naive loop and each other.
+func checkDirect[T real](t *testing.T, k *kernels.Kernel, asm kernels.DirectFunc) {
+	typ, _ := spec.TypeByName(k.Real)
+	mr, nr := k.MR, k.NR
+	rng := rand.New(rand.NewPCG(uint64(mr), uint64(nr)+1))
+	rnd := func() T { return T(rng.Float64()*2 - 1) }
+	scalars := []T{0, 1, -1, T(0.6180339887498949)}
+	cCombos := len(scalars) * len(scalars) * len(layouts) // alpha, beta, C layout
+	abCombos := len(aLayouts) * len(bLayouts)
+	pick := 0
+	for _, kk := range depths(k.Unroll) {
+		av := make([]T, mr*kk) // A(i,p) at i + p*mr
+		bv := make([]T, kk*nr) // B(p,j) at p + j*kk
+		for i := range av {
+			av[i] = rnd()
+		}
+		for i := range bv {
+			bv[i] = rnd()
+		}
+		ref := make([]float64, mr*nr)
+		mag := make([]float64, mr*nr)
+		for j := 0; j < nr; j++ {
+			for i := 0; i < mr; i++ {
+				for p := 0; p < kk; p++ {
+					x := float64(av[i+p*mr]) * float64(bv[p+j*kk])
+					ref[j*mr+i] += x
+					mag[j*mr+i] += math.Abs(x)
+				}
+			}
+		}
+		ra := newRegion[T](t, (mr+4)*(kk+1)+mr)
+		rb := newRegion[T](t, (3*kk+8)*(nr+1)+3*kk+8)
+		for m := 0; m <= mr; m++ {
+			for n := 0; n <= nr; n++ {
+				full := m == mr && n == nr
+				// A partial tile takes the next combination of alpha, beta
+				// and the three layouts. The full tile runs every alpha,
+				// beta and C layout (A and B layouts in turn), then every A
+				// and B layout (the rest in turn).
+				var cases [][2]int
+				if full {
+					for c := 0; c < cCombos; c++ {
+						cases = append(cases, [2]int{c, c % abCombos})
+					}
+					for ab := 0; ab < abCombos; ab++ {
+						cases = append(cases, [2]int{(ab * 5) % cCombos, ab})
+					}
+				} else {
+					cases = append(cases, [2]int{pick % cCombos, pick % abCombos})
+				}
+				pick++
+				twin := kk <= k.Unroll+1 || full || pick%5 == 0 || asm == nil
+				for ci, cb := range cases {
+					x := cb[0]
+					alpha := scalars[x%len(scalars)]
+					x /= len(scalars)
+					beta := scalars[x%len(scalars)]
+					x /= len(scalars)
+					lay := layouts[x%len(layouts)]
+					al := aLayouts[cb[1]%len(aLayouts)]
+					bl := bLayouts[cb[1]/len(aLayouts)]
+					atEnd := (pick+ci)%2 == 0
+
+					lda := al.lda(m, mr)
+					rsb, csb := bl.rsb(kk, n), bl.csb(kk, n)
+					alo, ahi := span2(m, 1, kk, lda)
+					abuf, aorg := ra.place(t, alo, ahi, atEnd)
+					for p := 0; p < kk; p++ {
+						for i := 0; i < m; i++ {
+							abuf[aorg+i+p*lda] = av[i+p*mr]
+						}
+					}
+					blo, bhi := span2(kk, rsb, n, csb)
+					bbuf, borg := rb.place(t, blo, bhi, atEnd)
+					for j := 0; j < n; j++ {
+						for p := 0; p < kk; p++ {
+							bbuf[borg+p*rsb+j*csb] = bv[p+j*kk]
+						}
+					}
+					cs := kcase[T]{
+						k: kk, m: m, n: n, mr: mr, nr: nr,
+						rsc: lay.rsc(mr, nr), csc: lay.csc(mr, nr), alpha: alpha, beta: beta,
+						ref: ref, mag: mag, tol: typ.Tol, c0: make([]T, mr*nr),
+					}
+					for i := range cs.c0 {
+						cs.c0[i] = rnd()
+						if beta == 0 {
+							cs.c0[i] = T(math.NaN()) // must not leak
+						}
+					}
+					name := fmt.Sprintf("k=%d m=%d n=%d alpha=%v beta=%v C %s A %s B %s guard-at-end=%v",
+						kk, m, n, alpha, beta, lay.name, al.name, bl.name, atEnd)
+					call := func(fn kernels.DirectFunc) func(c, alpha, beta *byte) {
+						return func(c, alpha, beta *byte) {
+							fn(kk, at(abuf, aorg), lda, at(bbuf, borg), rsb, csb, c, cs.rsc, cs.csc, m, n, alpha, beta)
+						}
+					}
+					var got, want []T
+					if asm != nil {
+						got = cs.runWith(t, "asm "+name, call(asm))
+					}
+					if twin {
+						want = cs.runWith(t, "twin "+name, call(k.DirectGo))
+					}
+					if got != nil && want != nil {
+						for i := range got {
+							if !cs.close(i, float64(got[i]), float64(want[i]), 2) {
+								t.Fatalf("asm %s: C[%d] = %v, twin %v", name, i, got[i], want[i])
+							}
+						}
+					}
+					if t.Failed() {
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
+// The packer suite: every assembly packer this machine can run against its
+// twin and every twin against a plain loop, bit for bit, over rows 0…w,
+// depths 0…40 and around 64, 128, 256 and 300, unit, padded, negative and
+// general steps (rowStep == 1 and kStep == 1 are the fast paths), the
+// source abutting a PROT_NONE page at its last (or first) element, and
+// canaries around the cache-line aligned destination.
+
+func TestPackers(t *testing.T) {
+	avail := Available()
+	for i := range kernels.Kernels {
+		k := &kernels.Kernels[i]
+		runs := slices.Contains(avail, k.ISA)
+		for _, op := range []struct {
+			name     string
+			w        int
+			asm, go_ kernels.PackFunc
+		}{{"a", k.MR, k.PackA, k.PackAGo}, {"b", k.NR, k.PackB, k.PackBGo}} {
+			asm := op.asm
+			if !runs {
+				asm = nil
+			}
+			t.Run(k.Name+"/pack"+op.name, func(t *testing.T) {
+				t.Parallel()
+				if k.Real == "float32" {
+					checkPacker[float32](t, op.w, asm, op.go_)
+				} else {
+					checkPacker[float64](t, op.w, asm, op.go_)
+				}
+			})
+		}
+	}
+}
+
+// packSteps give (rowStep, kStep) for rows rows and depth k.
+var packSteps = []struct {
+	name string
+	rs   func(rows, k int) int
+	ks   func(rows, k int) int
+}{
+	{"copy", func(int, int) int { return 1 }, func(rows, _ int) int { return rows }},
+	{"copypadded", func(int, int) int { return 1 }, func(rows, _ int) int { return rows + 7 }},
+	{"copyneg", func(int, int) int { return 1 }, func(rows, _ int) int { return -(rows + 2) }},
+	{"transpose", func(_, k int) int { return k }, func(int, int) int { return 1 }},
+	{"transposepadded", func(_, k int) int { return k + 5 }, func(int, int) int { return 1 }},
+	{"transposeneg", func(_, k int) int { return -(k + 1) }, func(int, int) int { return 1 }},
+	{"general", func(int, int) int { return 3 }, func(rows, _ int) int { return -(3*rows + 5) }},
+}
+
+// packDepths are the depths of the packer suite.
+func packDepths() []int {
+	var ks []int
+	for k := 0; k <= 40; k++ {
+		ks = append(ks, k)
+	}
+	return append(ks, 63, 64, 65, 127, 128, 129, 255, 256, 257, 299, 300)
+}
+
+func checkPacker[T real](t *testing.T, w int, asm, twin kernels.PackFunc) {
+	rng := rand.New(rand.NewPCG(uint64(w), 7))
+	size := int(unsafe.Sizeof(T(0)))
+	const pad = 64 / 8 // canary reals on each side of the sliver (at least a cache line)
+	cn := canary[T]()
+	pick := 0
+	for _, k := range packDepths() {
+		src := newRegion[T](t, (k+8)*(w+8)*3+16)
+		// The destination, cache-line aligned, with canaries on both sides.
+		raw := make([]T, w*k+2*64/size*2+64)
+		off := (64 - int(uintptr(unsafe.Pointer(&raw[0]))%64)) % 64 / size
+		lead := 64 / size
+		dst := raw[off : off+lead+w*k+lead]
+		vals := make([]T, w*k) // element (i, p) at i + p*w
+		for i := range vals {
+			vals[i] = T(rng.Float64()*2 - 1)
+		}
+		for rows := 0; rows <= w; rows++ {
+			// Large depths take a few row counts each.
+			if k > 40 && rows != 0 && rows != 1 && rows != w-1 && rows != w && (rows+k)%7 != 0 {
+				continue
+			}
+			for si, st := range packSteps {
+				pick++
+				rs, ks := st.rs(rows, k), st.ks(rows, k)
+				atEnd := (pick+si)%2 == 0
+				lo, hi := span2(rows, rs, k, ks)
+				buf, org := src.place(t, lo, hi, atEnd)
+				for p := 0; p < k; p++ {
+					for i := 0; i < rows; i++ {
+						buf[org+i*rs+p*ks] = vals[i+p*w]
+					}
+				}
+				name := fmt.Sprintf("rows=%d k=%d %s (rowStep %d, kStep %d) guard-at-end=%v", rows, k, st.name, rs, ks, atEnd)
+				run := func(fn kernels.PackFunc) []T {
+					for i := range dst {
+						dst[i] = cn
+					}
+					fn(at(dst, lead), at(buf, org), rows, k, rs, ks)
+					for i := 0; i < lead; i++ {
+						if bitsOf(dst[i]) != bitsOf(cn) || bitsOf(dst[lead+w*k+i]) != bitsOf(cn) {
+							t.Fatalf("%s: wrote outside the sliver", name)
+						}
+					}
+					return slices.Clone(dst[lead : lead+w*k])
+				}
+				want := run(twin)
+				for p := 0; p < k; p++ {
+					for i := 0; i < w; i++ {
+						ref := T(0)
+						if i < rows {
+							ref = vals[i+p*w]
+						}
+						if bitsOf(want[i+p*w]) != bitsOf(ref) {
+							t.Fatalf("twin %s: (%d, %d) = %v, want %v", name, i, p, want[i+p*w], ref)
+						}
+					}
+				}
+				if asm == nil {
+					continue
+				}
+				got := run(asm)
+				for i := range got {
+					if bitsOf(got[i]) != bitsOf(want[i]) {
+						t.Fatalf("asm %s: (%d, %d) = %v, want %v", name, i%w, i/w, got[i], want[i])
+					}
+				}
+			}
+		}
+	}
 }

@@ -49,23 +49,7 @@ func kernel(g *x86.Gen) {
 		fmt.Sprintf("of %s (AVX2+FMA): Ã is a packed %d×k sliver, B̃ a packed %d×k sliver, C(i,j)", k.Real, k.MR, k.NR),
 		"is at c[i*rsc+j*csc]. beta == 0 never reads C.",
 	)
-	// Row masks for partial tiles: MR all-ones lanes, then MR zero lanes;
-	// the MR lanes from entry MR-m on have exactly the first m set.
-	mask := c.StaticGlobal(k.Name() + "_mask")
-	c.DataAttributes(attr.RODATA | attr.NOPTR)
-	for i := 0; i < 2*k.MR; i++ {
-		ones := i < k.MR
-		switch {
-		case g.Size == 4 && ones:
-			c.AppendDatum(operand.U32(0xffffffff))
-		case g.Size == 4:
-			c.AppendDatum(operand.U32(0))
-		case ones:
-			c.AppendDatum(operand.U64(0xffffffffffffffff))
-		default:
-			c.AppendDatum(operand.U64(0))
-		}
-	}
+	mask := maskTable(g, k.Name()+"_mask", k.MR)
 
 	for v := 0; v < p.mv; v++ {
 		for j := 0; j < p.nr; j++ {
@@ -91,9 +75,17 @@ func kernel(g *x86.Gen) {
 		}
 	})
 
-	// Epilogue: C := alpha·acc + beta·C, with beta 0 (C never read), 1 (one
-	// FMA per vector) and general; full columns with plain loads and stores,
-	// partial ones (m < MR) with VMASKMOV.
+	epilogue(g, p, o, mask)
+}
+
+// epilogue emits C := alpha·acc + beta·C, with beta 0 (C never read), 1
+// (one FMA per vector) and general; full columns with plain loads and
+// stores, partial ones (m < MR) with VMASKMOV, and the strided path for
+// rsc != 1. It expects c, rsc and csc loaded and ends at label "done" with
+// the return.
+func epilogue(g *x86.Gen, p plan, o x86.Ops, mask operand.Mem) {
+	k := g.K
+	c := g.Ctx
 	g.LoadEpilogueArgs()
 	scratch := append(append([]reg.VecPhysical{}, p.a...), p.b...)
 	alpha, beta, tmp := scratch[0], scratch[1], scratch[2]
@@ -174,4 +166,27 @@ func kernel(g *x86.Gen) {
 	c.Label("done")
 	c.VZEROUPPER()
 	c.RET()
+}
+
+// maskTable emits a read-only table of n all-ones lanes then n zero lanes:
+// the lanes from entry n-m on have exactly the first m set (m <= n), the
+// VMASKMOV mask of m rows.
+func maskTable(g *x86.Gen, name string, n int) operand.Mem {
+	c := g.Ctx
+	mask := c.StaticGlobal(name)
+	c.DataAttributes(attr.RODATA | attr.NOPTR)
+	for i := 0; i < 2*n; i++ {
+		ones := i < n
+		switch {
+		case g.Size == 4 && ones:
+			c.AppendDatum(operand.U32(0xffffffff))
+		case g.Size == 4:
+			c.AppendDatum(operand.U32(0))
+		case ones:
+			c.AppendDatum(operand.U64(0xffffffffffffffff))
+		default:
+			c.AppendDatum(operand.U64(0))
+		}
+	}
+	return mask
 }

@@ -27,6 +27,18 @@ func main() {
 		if err := cfg.File(g.Ctx, k.Name()+"_amd64"); err != nil {
 			log.Fatal(err)
 		}
+		d := x86.New(k, 32)
+		direct(d)
+		if err := cfg.File(d.Ctx, x86.DirectName(k)+"_amd64"); err != nil {
+			log.Fatal(err)
+		}
+		for _, op := range []string{"a", "b"} {
+			pk := x86.NewPacker(k, op, 32)
+			packer(pk)
+			if err := cfg.File(pk.Ctx, x86.PackName(k, op)+"_amd64"); err != nil {
+				log.Fatal(err)
+			}
+		}
 	}
 	for _, r := range spec.Reals {
 		if _, ok := spec.KernelFor(spec.AVX2, r.Name); !ok {
@@ -37,7 +49,7 @@ func main() {
 			log.Fatal(err)
 		}
 	}
-	for _, pattern := range []string{"gemm_*_avx2_amd64.*", "peak_*_avx2_amd64.*"} {
+	for _, pattern := range []string{"gemm_*_avx2_amd64.*", "direct_*_avx2_amd64.*", "pack?_*_avx2_amd64.*", "peak_*_avx2_amd64.*"} {
 		if err := emit.Prune(*out, pattern, cfg.Written); err != nil {
 			log.Fatal(err)
 		}

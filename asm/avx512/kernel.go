@@ -86,13 +86,13 @@ func kernel(g *x86.Gen) {
 		}
 	})
 
-	// Epilogue: C := alpha·acc + beta·C on the rows the opmasks select, with
-	// beta 0 (C never read), 1 (one FMA per vector) and general.
-	g.LoadEpilogueArgs()
-	scratch := append(append([]reg.VecPhysical{}, p.a...), p.b...)
-	alpha, beta, tmp := scratch[0], scratch[1], scratch[2]
-	o.Bcast(x86.Mem(x86.T0, 0), alpha)
-	// Row masks: K(v+1) has bit i set when row v*Lanes+i < m.
+	epilogue(g, p, o)
+}
+
+// rowMasks sets K(v+1) to the rows of vector v that are below m (in M): bit
+// i when row v*Lanes+i < m. It clobbers T0.
+func rowMasks(g *x86.Gen, p plan) {
+	c := g.Ctx
 	c.MOVQ(operand.I32(-1), x86.T0)
 	c.BZHIQ(x86.M, x86.T0, x86.T0)
 	for v := 0; v < p.mv; v++ {
@@ -101,6 +101,19 @@ func kernel(g *x86.Gen) {
 			c.SHRQ(operand.U8(g.Lanes), x86.T0)
 		}
 	}
+}
+
+// epilogue emits C := alpha·acc + beta·C on the rows the opmasks select,
+// with beta 0 (C never read), 1 (one FMA per vector) and general, and the
+// strided path for rsc != 1. It expects c, rsc and csc loaded and ends at
+// label "done" with the return.
+func epilogue(g *x86.Gen, p plan, o x86.Ops) {
+	c := g.Ctx
+	g.LoadEpilogueArgs()
+	scratch := append(append([]reg.VecPhysical{}, p.a...), p.b...)
+	alpha, beta, tmp := scratch[0], scratch[1], scratch[2]
+	o.Bcast(x86.Mem(x86.T0, 0), alpha)
+	rowMasks(g, p)
 	c.CMPQ(x86.RSC, operand.U32(1))
 	c.JNE(operand.LabelRef("strided"))
 	g.BetaIsZero("beta0")

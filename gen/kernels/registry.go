@@ -24,12 +24,29 @@ func registry() *File {
 	f.Comment("each, and beta == 0 never reads C. docs/internals.md has the whole contract.")
 	f.Type().Id("Func").Func().Params(funcParams()...)
 
+	f.Comment("DirectFunc computes C := alpha·A·B + beta·C on the top-left m×n part of one MR×NR")
+	f.Comment("tile from unpacked operands: A(i,p) at a[i+p*lda] (rows i >= m never read),")
+	f.Comment("B(p,j) at b[p*rsb+j*csb] (columns j >= n never read), C as for Func. Strides are")
+	f.Comment("in reals, any sign; docs/internals.md has the whole contract.")
+	f.Type().Id("DirectFunc").Func().Params(directParams()...)
+
+	f.Comment("PackFunc packs one sliver of width w (MR for A, NR for B): dst[p*w+i] is the")
+	f.Comment("element at src[i*rowStep+p*kStep] (in reals) for i < rows, p < k, and 0 for")
+	f.Comment("rows <= i < w. docs/internals.md says which steps are fast.")
+	f.Type().Id("PackFunc").Func().Params(packParams()...)
+
 	f.Comment("Kernel is one row of the kernel table with its functions.")
 	f.Type().Id("Kernel").Struct(
 		Qual(specPath, "Kernel").Comment("the table row"),
 		Id("Name").String().Comment("Kernel.Name()"),
 		Id("Asm").Id("Func").Comment("nil where this build has no assembly for it"),
 		Id("Go").Id("Func").Comment("the pure-Go twin"),
+		Id("Direct").Id("DirectFunc").Comment("nil where this build has no assembly for it"),
+		Id("DirectGo").Id("DirectFunc").Comment("the pure-Go twin of the direct kernel"),
+		Id("PackA").Id("PackFunc").Comment("A slivers of MR rows; nil without assembly"),
+		Id("PackB").Id("PackFunc").Comment("B slivers of NR columns; nil without assembly"),
+		Id("PackAGo").Id("PackFunc").Comment("the pure-Go twin of PackA"),
+		Id("PackBGo").Id("PackFunc").Comment("the pure-Go twin of PackB"),
 	)
 
 	var rows []Code
@@ -37,6 +54,12 @@ func registry() *File {
 		asm := Code(Nil())
 		if isa(k.ISA).Arch != "" {
 			asm = Id("asmKernels").Index(Lit(i))
+		}
+		dir, pa, pb := Code(Nil()), Code(Nil()), Code(Nil())
+		if hasDirect(k) {
+			dir = Id("asmDirect").Index(Lit(i))
+			pa = Id("asmPackA").Index(Lit(i))
+			pb = Id("asmPackB").Index(Lit(i))
 		}
 		rows = append(rows, Values(ordered(
 			"Kernel", Qual(specPath, "Kernel").Values(
@@ -48,6 +71,12 @@ func registry() *File {
 			"Name", Lit(k.Name()),
 			"Asm", asm,
 			"Go", Id(k.Name()+"_go"),
+			"Direct", dir,
+			"DirectGo", Id(directName(k)+"_go"),
+			"PackA", pa,
+			"PackB", pb,
+			"PackAGo", Id(packName(k, "a")+"_go"),
+			"PackBGo", Id(packName(k, "b")+"_go"),
 		)...))
 	}
 	f.Comment("Kernels is every row of the kernel table, in table order.")
@@ -123,6 +152,23 @@ func asmBindings() map[string]*File {
 		}
 		f.Commentf("asmKernels holds the %s assembly kernels by row of Kernels.", arch)
 		f.Var().Id("asmKernels").Op("=").Index(Lit(len(spec.Kernels))).Id("Func").Values(append(ks, Line())...)
+		var ds, pas, pbs []Code
+		for i, k := range spec.Kernels {
+			if isa(k.ISA).Arch == arch && hasDirect(k) {
+				ds = append(ds, Line().Lit(i).Op(":").Id(directName(k)))
+				pas = append(pas, Line().Lit(i).Op(":").Id(packName(k, "a")))
+				pbs = append(pbs, Line().Lit(i).Op(":").Id(packName(k, "b")))
+			}
+		}
+		if len(ds) > 0 {
+			ds, pas, pbs = append(ds, Line()), append(pas, Line()), append(pbs, Line())
+		}
+		f.Commentf("asmDirect, asmPackA and asmPackB hold the %s direct kernels and packers by row of Kernels.", arch)
+		f.Var().Defs(
+			Id("asmDirect").Op("=").Index(Lit(len(spec.Kernels))).Id("DirectFunc").Values(ds...),
+			Id("asmPackA").Op("=").Index(Lit(len(spec.Kernels))).Id("PackFunc").Values(pas...),
+			Id("asmPackB").Op("=").Index(Lit(len(spec.Kernels))).Id("PackFunc").Values(pbs...),
+		)
 		f.Commentf("asmPeaks holds the %s assembly probes by row of Peaks.", arch)
 		f.Var().Id("asmPeaks").Op("=").Index(Lit(len(peaks()))).Func().Params(Int()).Values(append(ps, Line())...)
 		out[arch] = f
@@ -154,6 +200,9 @@ func noAsm() *File {
 	f.Var().Defs(
 		Id("asmKernels").Index(Lit(len(spec.Kernels))).Id("Func"),
 		Id("asmPeaks").Index(Lit(len(peaks()))).Func().Params(Int()),
+		Id("asmDirect").Index(Lit(len(spec.Kernels))).Id("DirectFunc"),
+		Id("asmPackA").Index(Lit(len(spec.Kernels))).Id("PackFunc"),
+		Id("asmPackB").Index(Lit(len(spec.Kernels))).Id("PackFunc"),
 	)
 	return f
 }

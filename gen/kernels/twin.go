@@ -18,7 +18,8 @@ func funcParams() []Code {
 	}
 }
 
-// twinFile is <name>_twin.go. Rows with assembly get a plain triple loop into
+// twinFile is <name>_twin.go: the twin of the packed kernel, of the direct
+// kernel and of the two packers. Rows with assembly get a plain triple loop into
 // an array tile: obviously the contract, the reference the assembly is
 // tested against. Generic rows have no assembly, so their twin is the kernel
 // and keeps the tile in named locals the compiler can hold in registers.
@@ -35,6 +36,9 @@ func twinFile(k spec.Kernel) *File {
 		f.Commentf("the top-left m×n of one %d×%d tile of %s, as plain loops (docs/internals.md).", k.MR, k.NR, k.Real)
 		f.Func().Id(name).Params(funcParams()...).Block(loopTile(k, r)...)
 	}
+	directTwin(f, k, r)
+	packTwin(f, k, r, "a", k.MR)
+	packTwin(f, k, r, "b", k.NR)
 	return f
 }
 

@@ -32,3 +32,63 @@ func gemm_f64_8x6_neon_go(k int, a, b, c *byte, rsc, csc, m, n int, alpha, beta 
 		}
 	}
 }
+
+// direct_f64_8x6_neon_go is the pure-Go twin of direct_f64_8x6_neon: C := alpha·A·B + beta·C on
+// the top-left m×n of one 8×6 tile of float64, A(i,p) at a[i+p*lda] and B(p,j) at
+// b[p*rsb+j*csb] read in place, as plain loops (docs/internals.md).
+func direct_f64_8x6_neon_go(k int, a *byte, lda int, b *byte, rsb, csb int, c *byte, rsc, csc, m, n int, alpha, beta *byte) {
+	const mr, nr = 8, 6
+	m, n = min(m, mr), min(n, nr)
+	var acc [nr][mr]float64
+	for p := 0; p < k; p++ {
+		for j := 0; j < n; j++ {
+			bpj := *(*float64)(unsafe.Add(unsafe.Pointer(b), (p*rsb+j*csb)*8))
+			for i := 0; i < m; i++ {
+				acc[j][i] += *(*float64)(unsafe.Add(unsafe.Pointer(a), (i+p*lda)*8)) * bpj
+			}
+		}
+	}
+	al := *(*float64)(unsafe.Pointer(alpha))
+	be := *(*float64)(unsafe.Pointer(beta))
+	for j := 0; j < n; j++ {
+		for i := 0; i < m; i++ {
+			cij := (*float64)(unsafe.Add(unsafe.Pointer(c), (i*rsc+j*csc)*8))
+			// beta == 0 never reads C, so NaN or Inf there does not leak.
+			if be == 0 {
+				*cij = al * acc[j][i]
+			} else {
+				*cij = al*acc[j][i] + be**cij
+			}
+		}
+	}
+}
+
+// packa_f64_8x6_neon_go is the pure-Go twin of packa_f64_8x6_neon: dst[p*8+i] = src(i,p), the
+// element at src[i*rowStep+p*kStep], for i < rows and p < k, and 0 for rows <= i < 8.
+func packa_f64_8x6_neon_go(dst, src *byte, rows, k, rowStep, kStep int) {
+	const w = 8
+	rows = max(0, min(rows, w))
+	for p := 0; p < k; p++ {
+		for i := 0; i < rows; i++ {
+			*(*float64)(unsafe.Add(unsafe.Pointer(dst), (p*w+i)*8)) = *(*float64)(unsafe.Add(unsafe.Pointer(src), (i*rowStep+p*kStep)*8))
+		}
+		for i := rows; i < w; i++ {
+			*(*float64)(unsafe.Add(unsafe.Pointer(dst), (p*w+i)*8)) = 0
+		}
+	}
+}
+
+// packb_f64_8x6_neon_go is the pure-Go twin of packb_f64_8x6_neon: dst[p*6+i] = src(i,p), the
+// element at src[i*rowStep+p*kStep], for i < rows and p < k, and 0 for rows <= i < 6.
+func packb_f64_8x6_neon_go(dst, src *byte, rows, k, rowStep, kStep int) {
+	const w = 6
+	rows = max(0, min(rows, w))
+	for p := 0; p < k; p++ {
+		for i := 0; i < rows; i++ {
+			*(*float64)(unsafe.Add(unsafe.Pointer(dst), (p*w+i)*8)) = *(*float64)(unsafe.Add(unsafe.Pointer(src), (i*rowStep+p*kStep)*8))
+		}
+		for i := rows; i < w; i++ {
+			*(*float64)(unsafe.Add(unsafe.Pointer(dst), (p*w+i)*8)) = 0
+		}
+	}
+}

@@ -14,63 +14,128 @@ import "github.com/tcontract/tcontract/internal/spec"
 // each, and beta == 0 never reads C. docs/internals.md has the whole contract.
 type Func func(k int, a, b, c *byte, rsc, csc, m, n int, alpha, beta *byte)
 
+// DirectFunc computes C := alpha·A·B + beta·C on the top-left m×n part of one MR×NR
+// tile from unpacked operands: A(i,p) at a[i+p*lda] (rows i >= m never read),
+// B(p,j) at b[p*rsb+j*csb] (columns j >= n never read), C as for Func. Strides are
+// in reals, any sign; docs/internals.md has the whole contract.
+type DirectFunc func(k int, a *byte, lda int, b *byte, rsb, csb int, c *byte, rsc, csc, m, n int, alpha, beta *byte)
+
+// PackFunc packs one sliver of width w (MR for A, NR for B): dst[p*w+i] is the
+// element at src[i*rowStep+p*kStep] (in reals) for i < rows, p < k, and 0 for
+// rows <= i < w. docs/internals.md says which steps are fast.
+type PackFunc func(dst, src *byte, rows, k, rowStep, kStep int)
+
 // Kernel is one row of the kernel table with its functions.
 type Kernel struct {
-	spec.Kernel        // the table row
-	Name        string // Kernel.Name()
-	Asm         Func   // nil where this build has no assembly for it
-	Go          Func   // the pure-Go twin
+	spec.Kernel            // the table row
+	Name        string     // Kernel.Name()
+	Asm         Func       // nil where this build has no assembly for it
+	Go          Func       // the pure-Go twin
+	Direct      DirectFunc // nil where this build has no assembly for it
+	DirectGo    DirectFunc // the pure-Go twin of the direct kernel
+	PackA       PackFunc   // A slivers of MR rows; nil without assembly
+	PackB       PackFunc   // B slivers of NR columns; nil without assembly
+	PackAGo     PackFunc   // the pure-Go twin of PackA
+	PackBGo     PackFunc   // the pure-Go twin of PackB
 }
 
 // Kernels is every row of the kernel table, in table order.
 var Kernels = []Kernel{
 	{
-		Kernel: spec.Kernel{ISA: "avx512", Real: "float32", MR: 64, NR: 6, Unroll: 4, PrefetchA: 1024, PrefetchB: 384, MC: 320, KC: 384, NC: 4092},
-		Name:   "gemm_f32_64x6_avx512",
-		Asm:    asmKernels[0],
-		Go:     gemm_f32_64x6_avx512_go,
+		Kernel:   spec.Kernel{ISA: "avx512", Real: "float32", MR: 64, NR: 6, Unroll: 4, PrefetchA: 1024, PrefetchB: 384, MC: 320, KC: 384, NC: 4092},
+		Name:     "gemm_f32_64x6_avx512",
+		Asm:      asmKernels[0],
+		Go:       gemm_f32_64x6_avx512_go,
+		Direct:   asmDirect[0],
+		DirectGo: direct_f32_64x6_avx512_go,
+		PackA:    asmPackA[0],
+		PackB:    asmPackB[0],
+		PackAGo:  packa_f32_64x6_avx512_go,
+		PackBGo:  packb_f32_64x6_avx512_go,
 	},
 	{
-		Kernel: spec.Kernel{ISA: "avx512", Real: "float64", MR: 32, NR: 6, Unroll: 4, PrefetchA: 1024, PrefetchB: 384, MC: 160, KC: 384, NC: 4092},
-		Name:   "gemm_f64_32x6_avx512",
-		Asm:    asmKernels[1],
-		Go:     gemm_f64_32x6_avx512_go,
+		Kernel:   spec.Kernel{ISA: "avx512", Real: "float64", MR: 32, NR: 6, Unroll: 4, PrefetchA: 1024, PrefetchB: 384, MC: 160, KC: 384, NC: 4092},
+		Name:     "gemm_f64_32x6_avx512",
+		Asm:      asmKernels[1],
+		Go:       gemm_f64_32x6_avx512_go,
+		Direct:   asmDirect[1],
+		DirectGo: direct_f64_32x6_avx512_go,
+		PackA:    asmPackA[1],
+		PackB:    asmPackB[1],
+		PackAGo:  packa_f64_32x6_avx512_go,
+		PackBGo:  packb_f64_32x6_avx512_go,
 	},
 	{
-		Kernel: spec.Kernel{ISA: "avx2", Real: "float32", MR: 16, NR: 6, Unroll: 4, PrefetchA: 512, PrefetchB: 192, MC: 288, KC: 384, NC: 4092},
-		Name:   "gemm_f32_16x6_avx2",
-		Asm:    asmKernels[2],
-		Go:     gemm_f32_16x6_avx2_go,
+		Kernel:   spec.Kernel{ISA: "avx2", Real: "float32", MR: 16, NR: 6, Unroll: 4, PrefetchA: 512, PrefetchB: 192, MC: 288, KC: 384, NC: 4092},
+		Name:     "gemm_f32_16x6_avx2",
+		Asm:      asmKernels[2],
+		Go:       gemm_f32_16x6_avx2_go,
+		Direct:   asmDirect[2],
+		DirectGo: direct_f32_16x6_avx2_go,
+		PackA:    asmPackA[2],
+		PackB:    asmPackB[2],
+		PackAGo:  packa_f32_16x6_avx2_go,
+		PackBGo:  packb_f32_16x6_avx2_go,
 	},
 	{
-		Kernel: spec.Kernel{ISA: "avx2", Real: "float64", MR: 8, NR: 6, Unroll: 4, PrefetchA: 256, PrefetchB: 192, MC: 144, KC: 384, NC: 4092},
-		Name:   "gemm_f64_8x6_avx2",
-		Asm:    asmKernels[3],
-		Go:     gemm_f64_8x6_avx2_go,
+		Kernel:   spec.Kernel{ISA: "avx2", Real: "float64", MR: 8, NR: 6, Unroll: 4, PrefetchA: 256, PrefetchB: 192, MC: 144, KC: 384, NC: 4092},
+		Name:     "gemm_f64_8x6_avx2",
+		Asm:      asmKernels[3],
+		Go:       gemm_f64_8x6_avx2_go,
+		Direct:   asmDirect[3],
+		DirectGo: direct_f64_8x6_avx2_go,
+		PackA:    asmPackA[3],
+		PackB:    asmPackB[3],
+		PackAGo:  packa_f64_8x6_avx2_go,
+		PackBGo:  packb_f64_8x6_avx2_go,
 	},
 	{
-		Kernel: spec.Kernel{ISA: "neon", Real: "float32", MR: 8, NR: 12, Unroll: 4, PrefetchA: 256, PrefetchB: 384, MC: 256, KC: 384, NC: 4092},
-		Name:   "gemm_f32_8x12_neon",
-		Asm:    asmKernels[4],
-		Go:     gemm_f32_8x12_neon_go,
+		Kernel:   spec.Kernel{ISA: "neon", Real: "float32", MR: 8, NR: 12, Unroll: 4, PrefetchA: 256, PrefetchB: 384, MC: 256, KC: 384, NC: 4092},
+		Name:     "gemm_f32_8x12_neon",
+		Asm:      asmKernels[4],
+		Go:       gemm_f32_8x12_neon_go,
+		Direct:   nil,
+		DirectGo: direct_f32_8x12_neon_go,
+		PackA:    nil,
+		PackB:    nil,
+		PackAGo:  packa_f32_8x12_neon_go,
+		PackBGo:  packb_f32_8x12_neon_go,
 	},
 	{
-		Kernel: spec.Kernel{ISA: "neon", Real: "float64", MR: 8, NR: 6, Unroll: 4, PrefetchA: 256, PrefetchB: 192, MC: 128, KC: 384, NC: 4092},
-		Name:   "gemm_f64_8x6_neon",
-		Asm:    asmKernels[5],
-		Go:     gemm_f64_8x6_neon_go,
+		Kernel:   spec.Kernel{ISA: "neon", Real: "float64", MR: 8, NR: 6, Unroll: 4, PrefetchA: 256, PrefetchB: 192, MC: 128, KC: 384, NC: 4092},
+		Name:     "gemm_f64_8x6_neon",
+		Asm:      asmKernels[5],
+		Go:       gemm_f64_8x6_neon_go,
+		Direct:   nil,
+		DirectGo: direct_f64_8x6_neon_go,
+		PackA:    nil,
+		PackB:    nil,
+		PackAGo:  packa_f64_8x6_neon_go,
+		PackBGo:  packb_f64_8x6_neon_go,
 	},
 	{
-		Kernel: spec.Kernel{ISA: "generic", Real: "float32", MR: 4, NR: 4, Unroll: 1, PrefetchA: 0, PrefetchB: 0, MC: 256, KC: 256, NC: 4096},
-		Name:   "gemm_f32_4x4_generic",
-		Asm:    nil,
-		Go:     gemm_f32_4x4_generic_go,
+		Kernel:   spec.Kernel{ISA: "generic", Real: "float32", MR: 4, NR: 4, Unroll: 1, PrefetchA: 0, PrefetchB: 0, MC: 256, KC: 256, NC: 4096},
+		Name:     "gemm_f32_4x4_generic",
+		Asm:      nil,
+		Go:       gemm_f32_4x4_generic_go,
+		Direct:   nil,
+		DirectGo: direct_f32_4x4_generic_go,
+		PackA:    nil,
+		PackB:    nil,
+		PackAGo:  packa_f32_4x4_generic_go,
+		PackBGo:  packb_f32_4x4_generic_go,
 	},
 	{
-		Kernel: spec.Kernel{ISA: "generic", Real: "float64", MR: 4, NR: 4, Unroll: 1, PrefetchA: 0, PrefetchB: 0, MC: 128, KC: 256, NC: 4096},
-		Name:   "gemm_f64_4x4_generic",
-		Asm:    nil,
-		Go:     gemm_f64_4x4_generic_go,
+		Kernel:   spec.Kernel{ISA: "generic", Real: "float64", MR: 4, NR: 4, Unroll: 1, PrefetchA: 0, PrefetchB: 0, MC: 128, KC: 256, NC: 4096},
+		Name:     "gemm_f64_4x4_generic",
+		Asm:      nil,
+		Go:       gemm_f64_4x4_generic_go,
+		Direct:   nil,
+		DirectGo: direct_f64_4x4_generic_go,
+		PackA:    nil,
+		PackB:    nil,
+		PackAGo:  packa_f64_4x4_generic_go,
+		PackBGo:  packb_f64_4x4_generic_go,
 	},
 }
 

@@ -12,6 +12,28 @@ var asmKernels = [8]Func{
 	3: gemm_f64_8x6_avx2,
 }
 
+// asmDirect, asmPackA and asmPackB hold the amd64 direct kernels and packers by row of Kernels.
+var (
+	asmDirect = [8]DirectFunc{
+		0: direct_f32_64x6_avx512,
+		1: direct_f64_32x6_avx512,
+		2: direct_f32_16x6_avx2,
+		3: direct_f64_8x6_avx2,
+	}
+	asmPackA = [8]PackFunc{
+		0: packa_f32_64x6_avx512,
+		1: packa_f64_32x6_avx512,
+		2: packa_f32_16x6_avx2,
+		3: packa_f64_8x6_avx2,
+	}
+	asmPackB = [8]PackFunc{
+		0: packb_f32_64x6_avx512,
+		1: packb_f64_32x6_avx512,
+		2: packb_f32_16x6_avx2,
+		3: packb_f64_8x6_avx2,
+	}
+)
+
 // asmPeaks holds the amd64 assembly probes by row of Peaks.
 var asmPeaks = [8]func(int){
 	0: peak_f32_avx512,

@@ -10,6 +10,13 @@ var asmKernels = [8]Func{
 	5: gemm_f64_8x6_neon,
 }
 
+// asmDirect, asmPackA and asmPackB hold the arm64 direct kernels and packers by row of Kernels.
+var (
+	asmDirect = [8]DirectFunc{}
+	asmPackA  = [8]PackFunc{}
+	asmPackB  = [8]PackFunc{}
+)
+
 // asmPeaks holds the arm64 assembly probes by row of Peaks.
 var asmPeaks = [8]func(int){
 	4: peak_f32_neon,

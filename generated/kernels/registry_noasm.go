@@ -8,4 +8,7 @@ package kernels
 var (
 	asmKernels [8]Func
 	asmPeaks   [8]func(int)
+	asmDirect  [8]DirectFunc
+	asmPackA   [8]PackFunc
+	asmPackB   [8]PackFunc
 )

@@ -14,6 +14,9 @@ type Ops struct {
 	FMA213 func(...operand.Op)
 	// Mul is VMULP[SD] src1, src2, dst.
 	Mul func(...operand.Op)
+	// MulZ is VMULP[SD].Z src1, src2, k, dst: lanes outside k are zeroed
+	// (and a masked memory operand is not read there).
+	MulZ func(src1, src2, k, dst operand.Op)
 	// Bcast is VBROADCASTS[SD] m, dst.
 	Bcast func(m, dst operand.Op)
 	// MaskMov is VMASKMOVP[SD] (AVX2 masked load or store).
@@ -21,6 +24,9 @@ type Ops struct {
 	// Mov is VMOVUP[SD]; the element size matters under an opmask, which
 	// selects 32- or 64-bit lanes.
 	Mov func(...operand.Op)
+	// MovZ is VMOVUP[SD].Z src, k, dst: a masked load that zeroes, and
+	// never touches, the lanes outside k.
+	MovZ func(src, k, dst operand.Op)
 }
 
 // OpsFor returns the instructions for reals of size bytes.
@@ -33,6 +39,8 @@ func OpsFor(c *build.Context, size int) Ops {
 			Bcast:   func(m, d operand.Op) { c.VBROADCASTSS(m, d) },
 			MaskMov: c.VMASKMOVPS,
 			Mov:     c.VMOVUPS,
+			MulZ:    c.VMULPS_Z,
+			MovZ:    c.VMOVUPS_Z,
 		}
 	}
 	return Ops{
@@ -42,5 +50,7 @@ func OpsFor(c *build.Context, size int) Ops {
 		Bcast:   func(m, d operand.Op) { c.VBROADCASTSD(m, d) },
 		MaskMov: c.VMASKMOVPD,
 		Mov:     c.VMOVUPD,
+		MulZ:    c.VMULPD_Z,
+		MovZ:    c.VMOVUPD_Z,
 	}
 }

@@ -153,11 +153,13 @@ func (g *Gen) Prefetch(u int) {
 // Lines past n are prefetched too, which is harmless: prefetches never
 // fault.
 func (g *Gen) PrefetchC() {
+	g.LoadC()
+	g.PrefetchCCols()
+}
+
+// PrefetchCCols is PrefetchC once c and the strides are loaded.
+func (g *Gen) PrefetchCCols() {
 	c := g.Ctx
-	c.Load(c.Param("c"), C)
-	c.Load(c.Param("rsc"), RSC)
-	c.Load(c.Param("csc"), CSC)
-	c.SHLQ(operand.U8(bits.TrailingZeros(uint(g.Size))), CSC)
 	c.CMPQ(RSC, operand.U32(1))
 	c.JNE(operand.LabelRef("cfetched"))
 	c.MOVQ(C, T2)

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+
+	"github.com/tcontract/tcontract/asm/internal/x86"
+)
+
+// packer emits PackA (op "a", w = MR) or PackB (op "b", w = NR) of the row.
+func packer(pk *x86.Packer) {
+	pk.Begin(pk.Doc("AVX2", "rowStep == 1 (a masked vector copy per step) and kStep == 1 (register transposes) are fast; other steps go element by element.")...)
+	packCopy(pk)
+	pk.Ctx.Label("transpose")
+	pk.Scalar()
+}
+
+// packCopy is the rowStep == 1 path: for each step p, the rows elements at
+// src + p·kStep are one VMASKMOV load per vector (lanes past rows are zero
+// and never read) and plain stores of exactly w reals.
+func packCopy(pk *x86.Packer) {
+	c := pk.Ctx
+	o := x86.OpsFor(c, pk.Size)
+	L := pk.Lanes
+	nvec := (pk.W + L - 1) / L
+	mask := maskTable(pk.Gen, fmt.Sprintf("%s_rows", x86.PackName(pk.K, pk.Op)), pk.W)
+	c.Label("copy")
+	c.SHLQ(pk.Shift(), x86.KS)
+	masks := make([]reg.VecPhysical, nvec)
+	c.LEAQ(mask, x86.P1)
+	c.MOVQ(operand.U32(pk.W), x86.P0)
+	c.SUBQ(x86.Rows, x86.P0)
+	for v := range masks {
+		masks[v] = x86.Y(15 - v)
+		c.VMOVDQU(operand.Mem{Base: x86.P1, Index: x86.P0, Scale: uint8(pk.Size), Disp: 32 * v}, masks[v])
+	}
+	step := func(u int) {
+		d := 0
+		if u > 0 {
+			d = u * pk.W * pk.Size
+		}
+		for v := 0; v < nvec; v++ {
+			y := x86.Y(v + nvec*max(u, 0))
+			o.MaskMov(x86.Mem(x86.PS, 32*v), masks[v], y)
+			storePart(pk, y, x86.Mem(x86.PD, d+32*v), min(L, pk.W-v*L))
+		}
+		c.ADDQ(x86.KS, x86.PS)
+	}
+	pk.Loop("c", 4, pk.W*pk.Size, step)
+	c.RET()
+}
+
+// storePart stores the first lanes reals of y at mem with plain stores: a
+// whole vector, or 16 bytes of its low half and 8 of its high half. It
+// clobbers X14 for the high half.
+func storePart(pk *x86.Packer, y reg.VecPhysical, mem operand.Mem, lanes int) {
+	c := pk.Ctx
+	o := x86.OpsFor(c, pk.Size)
+	bytes := lanes * pk.Size
+	switch bytes {
+	case 32:
+		o.Mov(y, mem)
+	case 16:
+		o.Mov(y.AsX(), mem)
+	case 24:
+		o.Mov(y.AsX(), mem)
+		c.VEXTRACTF128(operand.U8(1), y, x86.X(14))
+		c.VMOVSD(x86.X(14), mem.Offset(16))
+	default:
+		panic(fmt.Sprintf("%s: no store of %d bytes", pk.K.Name(), bytes))
+	}
+}

@@ -1,0 +1,124 @@
+package main
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+
+	"github.com/tcontract/tcontract/asm/internal/x86"
+)
+
+// direct emits the row's direct kernel: the packed kernel's register tile
+// and epilogue, with A read in place (column p at a + p·lda, rows past m
+// masked off so they are never read) and B broadcast from b + p·rsb + j·csb.
+//
+// When rsc == 1 and alpha == 1 (the common call) the accumulators start as
+// beta·C instead of zero, so the tile ends with stores alone: no multiply
+// or C load waits for the last FMA. Every other call zeroes them and runs
+// the packed kernel's epilogue.
+func direct(g *x86.Gen) {
+	k := g.K
+	c := g.Ctx
+	p := newPlan(g)
+	o := x86.OpsFor(c, g.Size)
+	name := x86.DirectName(k)
+	g.BeginDirect(
+		fmt.Sprintf("%s computes C := alpha·A·B + beta·C on the top-left m×n of one %d×%d tile", name, k.MR, k.NR),
+		fmt.Sprintf("of %s (AVX-512) from unpacked operands: A(i,p) at a[i+p*lda], B(p,j) at b[p*rsb+j*csb],", k.Real),
+		"C(i,j) at c[i*rsc+j*csc]. Rows i >= m of A and columns j >= n of B are never read;",
+		"beta == 0 never reads C.",
+	)
+	g.EmptyTile()
+	rowMasks(g, p)
+	g.LoadC()
+	one := uint64(math.Float64bits(1))
+	if g.Size == 4 {
+		one = uint64(math.Float32bits(1))
+	}
+	scratch := append(append([]reg.VecPhysical{}, p.a...), p.b...)
+	c.CMPQ(x86.RSC, operand.U32(1))
+	c.JNE(operand.LabelRef("zeroed"))
+	c.Load(c.Param("alpha"), x86.T0)
+	c.Load(c.Param("beta"), x86.T1)
+	g.ScalarIs(x86.Mem(x86.T0, 0), one, "preload")
+	c.Label("zeroed")
+	for j := 0; j < p.nr; j++ {
+		for v := 0; v < p.mv; v++ {
+			c.VPXORD(p.acc(v, j), p.acc(v, j), p.acc(v, j))
+		}
+	}
+	g.PrefetchCCols()
+	c.XORL(x86.Mode.As32(), x86.Mode.As32())
+	c.JMP(operand.LabelRef("kloop"))
+
+	// Preload: column j of the accumulators is beta·C(:, j) for j < n.
+	c.Label("preload")
+	g.BetaIsZero("pre0")
+	g.ScalarIs(x86.Mem(x86.T1, 0), one, "pre1")
+	beta := scratch[0]
+	o.Bcast(x86.Mem(x86.T1, 0), beta)
+	columns := func(each func(v, j int, mem operand.Mem)) {
+		c.MOVQ(x86.C, x86.T0)
+		for j := 0; j < p.nr; j++ {
+			g.ColumnGuard(j, "preset")
+			for v := 0; v < p.mv; v++ {
+				each(v, j, x86.Mem(x86.T0, 64*v))
+			}
+			if j+1 < p.nr {
+				c.ADDQ(x86.CSC, x86.T0)
+			}
+		}
+		c.JMP(operand.LabelRef("preset"))
+	}
+	columns(func(v, j int, mem operand.Mem) { o.MulZ(mem, beta, x86.Opmask(v+1), p.acc(v, j)) })
+	c.Label("pre1")
+	columns(func(v, j int, mem operand.Mem) { o.MovZ(mem, x86.Opmask(v+1), p.acc(v, j)) })
+	c.Label("pre0")
+	for j := 0; j < p.nr; j++ {
+		for v := 0; v < p.mv; v++ {
+			c.VPXORD(p.acc(v, j), p.acc(v, j), p.acc(v, j))
+		}
+	}
+	c.Label("preset")
+	c.MOVL(operand.U32(1), x86.Mode.As32())
+
+	c.Label("kloop")
+	bi := 0
+	g.DirectLoopRegs()
+	g.DirectLoops("d", func(u, nv int) {
+		set := 0
+		if u > 0 {
+			set = u % p.aSets
+		}
+		a := p.a[set*p.mv : (set+1)*p.mv]
+		for v := range a {
+			o.MovZ(x86.Mem(x86.A, 64*v), x86.Opmask(v+1), a[v])
+		}
+		for j := 0; j < nv; j++ {
+			b := p.b[bi%len(p.b)]
+			bi++
+			o.Bcast(g.BAddr(j), b)
+			for v := range a {
+				o.FMA(a[v], b, p.acc(v, j))
+			}
+		}
+	})
+	c.Label("kdone")
+	c.TESTQ(x86.Mode, x86.Mode)
+	c.JZ(operand.LabelRef("epilogue"))
+	c.Load(c.Param("n"), x86.N)
+	for j := 0; j < p.nr; j++ {
+		g.ColumnGuard(j, "done")
+		for v := 0; v < p.mv; v++ {
+			o.Mov(p.acc(v, j), x86.Opmask(v+1), x86.Mem(x86.C, 64*v))
+		}
+		if j+1 < p.nr {
+			c.ADDQ(x86.CSC, x86.C)
+		}
+	}
+	c.JMP(operand.LabelRef("done"))
+	c.Label("epilogue")
+	epilogue(g, p, o)
+}

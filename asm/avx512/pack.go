@@ -1,0 +1,64 @@
+package main
+
+import (
+	"github.com/mmcloughlin/avo/operand"
+
+	"github.com/tcontract/tcontract/asm/internal/x86"
+)
+
+// packer emits PackA (op "a", w = MR) or PackB (op "b", w = NR) of the row.
+func packer(pk *x86.Packer) {
+	pk.Begin(pk.Doc("AVX-512", "rowStep == 1 (a masked vector copy per step) and kStep == 1 (register transposes) are fast; other steps go element by element.")...)
+	packCopy(pk)
+	pk.Ctx.Label("transpose")
+	pk.Scalar()
+}
+
+// packCopy is the rowStep == 1 path: for each step p, the rows elements at
+// src + p·kStep are one masked load per vector (lanes past rows are zeroed
+// and never read) and one store; a vector that runs past w stores under a
+// mask so the sliver is written exactly.
+func packCopy(pk *x86.Packer) {
+	c := pk.Ctx
+	o := x86.OpsFor(c, pk.Size)
+	L := pk.Lanes
+	nvec := (pk.W + L - 1) / L
+	if nvec > 6 {
+		panic(pk.K.Name() + ": sliver too wide for one opmask per vector")
+	}
+	c.Label("copy")
+	c.SHLQ(pk.Shift(), x86.KS)
+	// K(v+1): lanes of vector v below rows; K7: the lanes of the last vector
+	// below w.
+	c.MOVQ(operand.I32(-1), x86.P0)
+	c.BZHIQ(x86.Rows, x86.P0, x86.P0)
+	for v := 0; v < nvec; v++ {
+		c.KMOVW(x86.P0.As32(), x86.Opmask(v+1))
+		if v+1 < nvec {
+			c.SHRQ(operand.U8(L), x86.P0)
+		}
+	}
+	tail := pk.W % L
+	if tail != 0 {
+		c.MOVL(operand.U32(1<<tail-1), x86.P0.As32())
+		c.KMOVW(x86.P0.As32(), x86.Opmask(7))
+	}
+	step := func(u int) {
+		d := 0
+		if u > 0 {
+			d = u * pk.W * pk.Size
+		}
+		for v := 0; v < nvec; v++ {
+			z := x86.Z(v + nvec*max(u, 0))
+			o.MovZ(x86.Mem(x86.PS, 64*v), x86.Opmask(v+1), z)
+			if v == nvec-1 && tail != 0 {
+				o.Mov(z, x86.Opmask(7), x86.Mem(x86.PD, d+64*v))
+			} else {
+				o.Mov(z, x86.Mem(x86.PD, d+64*v))
+			}
+		}
+		c.ADDQ(x86.KS, x86.PS)
+	}
+	pk.Loop("c", 4, pk.W*pk.Size, step)
+	c.RET()
+}

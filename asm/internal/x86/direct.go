@@ -1,0 +1,186 @@
+package x86
+
+import (
+	"fmt"
+	"math/bits"
+	"strings"
+
+	"github.com/mmcloughlin/avo/attr"
+	"github.com/mmcloughlin/avo/operand"
+
+	"github.com/tcontract/tcontract/internal/spec"
+)
+
+// DirectSignature is the DirectFunc of docs/internals.md.
+const DirectSignature = "func(k int, a *byte, lda int, b *byte, rsb int, csb int, c *byte, rsc int, csc int, m int, n int, alpha *byte, beta *byte)"
+
+// DirectName is the direct kernel of row k: "direct_f32_64x6_avx512".
+func DirectName(k spec.Kernel) string { return "direct" + strings.TrimPrefix(k.Name(), "gemm") }
+
+// Registers of a direct kernel's k loop. The loop needs more pointers than
+// a packed kernel's (A advances by lda, B by rsb, and B's columns sit csb
+// apart), so it borrows the epilogue's registers, which are reloaded from
+// the arguments after the loop. C and its strides stay put: they are loaded
+// once, before the loop, to prefetch or preload C.
+var (
+	LDA  = M  // A's column step in bytes
+	RSB  = N  // B's row step in bytes
+	CSB  = T0 // B's column step in bytes
+	B1   = T1 // B + 3·csb: the base of columns 3, 4, 5
+	Mode = T2 // nonzero when the accumulators started from beta·C
+)
+
+// BeginDirect declares the direct kernel of the row.
+func (g *Gen) BeginDirect(doc ...string) {
+	c := g.Ctx
+	c.ConstraintExpr("!purego")
+	c.Function(DirectName(g.K))
+	c.Attributes(attr.NOSPLIT)
+	c.Pragma("noescape")
+	c.SignatureExpr(DirectSignature)
+	c.Doc(doc...)
+}
+
+// EmptyTile returns at once when m <= 0 or n <= 0 (nothing is read or
+// written), leaving m in M and n in N.
+func (g *Gen) EmptyTile() {
+	c := g.Ctx
+	c.Load(c.Param("m"), M)
+	c.Load(c.Param("n"), N)
+	c.TESTQ(M, M)
+	c.JLE(operand.LabelRef("empty"))
+	c.TESTQ(N, N)
+	c.JG(operand.LabelRef("nonempty"))
+	c.Label("empty")
+	c.RET()
+	c.Label("nonempty")
+}
+
+// LoadC loads c, rsc and csc (in bytes) for the preload test.
+func (g *Gen) LoadC() {
+	c := g.Ctx
+	c.Load(c.Param("c"), C)
+	c.Load(c.Param("rsc"), RSC)
+	c.Load(c.Param("csc"), CSC)
+	c.SHLQ(operand.U8(bits.TrailingZeros(uint(g.Size))), CSC)
+}
+
+// ScalarIs jumps to label when the real at addr is exactly the bits of v
+// (compared as integers, so no NaN is taken for it). It clobbers T2 for
+// float64.
+func (g *Gen) ScalarIs(addr operand.Mem, bitsOf uint64, label string) {
+	c := g.Ctx
+	if g.Size == 4 {
+		c.CMPL(addr, operand.U32(uint32(bitsOf)))
+	} else {
+		c.MOVQ(operand.U64(bitsOf), T2)
+		c.CMPQ(addr, T2)
+	}
+	c.JE(operand.LabelRef(label))
+}
+
+// BAddr is the address of B(p, j) for the loop's current p: columns 0–2
+// from B, 3–5 from B1, each at 0, 1 or 2 times csb (SIB addressing), so no
+// register moves per column.
+func (g *Gen) BAddr(j int) operand.Mem {
+	base := B
+	if j >= 3 {
+		base = B1
+	}
+	switch j % 3 {
+	case 0:
+		return Mem(base, 0)
+	case 1:
+		return operand.Mem{Base: base, Index: CSB, Scale: 1}
+	default:
+		return operand.Mem{Base: base, Index: CSB, Scale: 2}
+	}
+}
+
+// DirectLoopRegs loads k (split into trips and remainder), a, lda, b, rsb
+// and csb (strides in bytes) into the loop registers, and B1.
+func (g *Gen) DirectLoopRegs() {
+	c := g.Ctx
+	k := g.K
+	if k.NR > 6 {
+		panic(fmt.Sprintf("%s: direct kernels address at most 6 columns of B", k.Name()))
+	}
+	shift := operand.U8(bits.TrailingZeros(uint(g.Size)))
+	c.Load(c.Param("k"), Rem)
+	c.Load(c.Param("a"), A)
+	c.Load(c.Param("lda"), LDA)
+	c.Load(c.Param("b"), B)
+	c.Load(c.Param("rsb"), RSB)
+	c.Load(c.Param("csb"), CSB)
+	c.SHLQ(shift, LDA)
+	c.SHLQ(shift, RSB)
+	c.SHLQ(shift, CSB)
+	c.LEAQ(operand.Mem{Base: B, Index: CSB, Scale: 2}, B1)
+	c.ADDQ(CSB, B1)
+	c.MOVQ(Rem, Trips)
+	c.SHRQ(operand.U8(bits.TrailingZeros(uint(k.Unroll))), Trips)
+	c.ANDQ(operand.U32(k.Unroll-1), Rem)
+}
+
+// DirectLoops runs one k loop per column count nv = 1…NR, chosen by the
+// argument n (n > NR runs NR; n >= 1 was checked on entry): a tile of fewer
+// columns does only its own FMAs, so a narrow edge tile costs its share and
+// no more. step(u, nv) emits one k step (u < 0 in the remainder loop),
+// reading A at Mem(A, ·) and B(p, j) at BAddr(j); the loop then advances A
+// by lda and B by rsb. Labels start with prefix; every loop ends with a jump
+// to label "kdone", which the caller emits.
+func (g *Gen) DirectLoops(prefix string, step func(u, nv int)) {
+	c := g.Ctx
+	k := g.K
+	// N holds rsb by now: compare against the argument.
+	nAddr := g.Arg("n")
+	label := func(nv int, s string) string { return fmt.Sprintf("%s%d%s", prefix, nv, s) }
+	for nv := k.NR; nv > 1; nv-- {
+		c.CMPQ(nAddr, operand.U32(nv))
+		if nv == k.NR {
+			c.JGE(operand.LabelRef(label(nv, "")))
+		} else {
+			c.JE(operand.LabelRef(label(nv, "")))
+		}
+	}
+	for nv := 1; nv <= k.NR; nv++ {
+		l := func(s string) string { return label(nv, s) }
+		c.Label(l(""))
+		c.TESTQ(Trips, Trips)
+		c.JZ(operand.LabelRef(l("rem")))
+		Align(c, 64)
+		c.Label(l("loop"))
+		for u := 0; u < k.Unroll; u++ {
+			g.directStep(step, u, nv)
+		}
+		c.DECQ(Trips)
+		c.JNZ(operand.LabelRef(l("loop")))
+		c.Label(l("rem"))
+		c.TESTQ(Rem, Rem)
+		c.JZ(operand.LabelRef("kdone"))
+		c.Label(l("remloop"))
+		g.directStep(step, -1, nv)
+		c.DECQ(Rem)
+		c.JNZ(operand.LabelRef(l("remloop")))
+		c.JMP(operand.LabelRef("kdone"))
+	}
+}
+
+func (g *Gen) directStep(step func(u, nv int), u, nv int) {
+	c := g.Ctx
+	step(u, nv)
+	c.ADDQ(LDA, A)
+	c.ADDQ(RSB, B)
+	if nv > 3 {
+		c.ADDQ(RSB, B1)
+	}
+}
+
+// Arg is the stack address of an argument, to compare against in place.
+func (g *Gen) Arg(name string) operand.Mem {
+	b, err := g.Ctx.Param(name).Resolve()
+	if err != nil {
+		panic(err)
+	}
+	return b.Addr
+}

@@ -1,0 +1,184 @@
+package x86
+
+import (
+	"fmt"
+	"math/bits"
+	"strings"
+
+	"github.com/mmcloughlin/avo/attr"
+	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+
+	"github.com/tcontract/tcontract/internal/spec"
+)
+
+// PackSignature is the PackFunc of docs/internals.md.
+const PackSignature = "func(dst *byte, src *byte, rows int, k int, rowStep int, kStep int)"
+
+// PackName is a packer of row k: op "a" packs A slivers (w = MR), "b" B
+// slivers (w = NR): "packa_f32_64x6_avx512".
+func PackName(k spec.Kernel, op string) string {
+	return "pack" + op + strings.TrimPrefix(k.Name(), "gemm")
+}
+
+// Registers of a packer.
+var (
+	PD   = reg.RDI // destination sliver, advancing
+	PS   = reg.RSI // source element (0, p), advancing
+	Rows = reg.R8  // rows to copy, clamped to [0, w]
+	PK   = reg.R9  // steps left
+	RS   = reg.R10 // rowStep (reals, then bytes on the paths that need it)
+	KS   = reg.R11 // kStep (reals, then bytes)
+	P0   = reg.RAX // scratch
+	P1   = reg.RBX
+	P2   = reg.RCX
+	P3   = reg.RDX
+	P4   = reg.R12
+	P5   = reg.R13
+)
+
+// Packer emits one packer function of width W.
+type Packer struct {
+	*Gen
+	Op string // "a" or "b"
+	W  int    // sliver width in reals
+}
+
+// NewPacker starts packer op ("a" or "b") of row k with vectors of
+// vecBytes bytes.
+func NewPacker(k spec.Kernel, op string, vecBytes int) *Packer {
+	g := New(k, vecBytes)
+	w := k.MR
+	if op == "b" {
+		w = k.NR
+	}
+	return &Packer{Gen: g, Op: op, W: w}
+}
+
+// Shift is log2 of the real's size, the shift from reals to bytes.
+func (p *Packer) Shift() operand.U8 { return operand.U8(bits.TrailingZeros(uint(p.Size))) }
+
+// Begin declares the function, loads the arguments, returns at once when
+// k <= 0, clamps rows to [0, w] and branches: rowStep == 1 to label "copy",
+// kStep == 1 to label "transpose", anything else to the scalar loop that
+// Scalar emits. The labels must be emitted by the caller.
+func (p *Packer) Begin(doc ...string) {
+	c := p.Ctx
+	c.ConstraintExpr("!purego")
+	c.Function(PackName(p.K, p.Op))
+	c.Attributes(attr.NOSPLIT)
+	c.Pragma("noescape")
+	c.SignatureExpr(PackSignature)
+	c.Doc(doc...)
+	c.Load(c.Param("dst"), PD)
+	c.Load(c.Param("src"), PS)
+	c.Load(c.Param("rows"), Rows)
+	c.Load(c.Param("k"), PK)
+	c.Load(c.Param("rowStep"), RS)
+	c.Load(c.Param("kStep"), KS)
+	c.TESTQ(PK, PK)
+	c.JG(operand.LabelRef("work"))
+	c.RET()
+	c.Label("work")
+	c.XORL(P0.As32(), P0.As32())
+	c.TESTQ(Rows, Rows)
+	c.CMOVQLT(P0, Rows)
+	c.MOVL(operand.U32(p.W), P0.As32())
+	c.CMPQ(Rows, P0)
+	c.CMOVQGT(P0, Rows)
+	c.CMPQ(RS, operand.U32(1))
+	c.JE(operand.LabelRef("copy"))
+	c.CMPQ(KS, operand.U32(1))
+	c.JE(operand.LabelRef("transpose"))
+	c.JMP(operand.LabelRef("scalar"))
+}
+
+// Scalar emits the general path under label "scalar": element by element
+// through a general-purpose register, then zeros for the rows past rows,
+// one step p at a time. It returns.
+func (p *Packer) Scalar() {
+	c := p.Ctx
+	c.Label("scalar")
+	c.SHLQ(p.Shift(), RS)
+	c.SHLQ(p.Shift(), KS)
+	mov := func(src, dst operand.Op) {
+		if p.Size == 4 {
+			if r, ok := src.(reg.GPPhysical); ok {
+				src = r.As32()
+			}
+			if r, ok := dst.(reg.GPPhysical); ok {
+				dst = r.As32()
+			}
+			c.MOVL(src, dst)
+		} else {
+			c.MOVQ(src, dst)
+		}
+	}
+	elem := operand.Mem{Base: PD, Index: P1, Scale: uint8(p.Size)}
+	c.Label("sstep")
+	c.MOVQ(PS, P2)
+	c.XORL(P1.As32(), P1.As32())
+	c.Label("srow")
+	c.CMPQ(P1, Rows)
+	c.JGE(operand.LabelRef("szero"))
+	mov(Mem(P2, 0), P0)
+	mov(P0, elem)
+	c.ADDQ(RS, P2)
+	c.INCQ(P1)
+	c.JMP(operand.LabelRef("srow"))
+	c.Label("szero")
+	c.XORL(P0.As32(), P0.As32())
+	c.Label("szloop")
+	c.CMPQ(P1, operand.U32(p.W))
+	c.JGE(operand.LabelRef("snext"))
+	mov(P0, elem)
+	c.INCQ(P1)
+	c.JMP(operand.LabelRef("szloop"))
+	c.Label("snext")
+	c.ADDQ(operand.U32(p.W*p.Size), PD)
+	c.ADDQ(KS, PS)
+	c.DECQ(PK)
+	c.JNZ(operand.LabelRef("sstep"))
+	c.RET()
+}
+
+// Doc is the packer's documentation.
+func (p *Packer) Doc(isa, fast string) []string {
+	name := PackName(p.K, p.Op)
+	return []string{
+		fmt.Sprintf("%s packs one %d-wide sliver of %s (%s): dst[p*%d+i] = src[i*rowStep+p*kStep]", name, p.W, p.K.Real, isa, p.W),
+		fmt.Sprintf("for i < rows, p < k, and 0 for rows <= i < %d. %s", p.W, fast),
+	}
+}
+
+// Loop runs step over the k steps: unroll (a power of two) steps per trip
+// of the main loop, step(u) for u = 0…unroll-1 addressing the destination
+// at Mem(PD, u·dstStep), then one at a time with step(-1); PD advances by
+// dstStep per step. Labels start with prefix. P2 and P3 count.
+func (p *Packer) Loop(prefix string, unroll, dstStep int, step func(u int)) {
+	c := p.Ctx
+	l := func(s string) string { return prefix + s }
+	c.MOVQ(PK, P2)
+	c.MOVQ(PK, P3)
+	c.SHRQ(operand.U8(bits.TrailingZeros(uint(unroll))), P2)
+	c.ANDQ(operand.U32(unroll-1), P3)
+	c.TESTQ(P2, P2)
+	c.JZ(operand.LabelRef(l("rem")))
+	Align(c, 32)
+	c.Label(l("loop"))
+	for u := 0; u < unroll; u++ {
+		step(u)
+	}
+	c.ADDQ(operand.U32(unroll*dstStep), PD)
+	c.DECQ(P2)
+	c.JNZ(operand.LabelRef(l("loop")))
+	c.Label(l("rem"))
+	c.TESTQ(P3, P3)
+	c.JZ(operand.LabelRef(l("done")))
+	c.Label(l("remloop"))
+	step(-1)
+	c.ADDQ(operand.U32(dstStep), PD)
+	c.DECQ(P3)
+	c.JNZ(operand.LabelRef(l("remloop")))
+	c.Label(l("done"))
+}

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"strings"
+
+	. "github.com/dave/jennifer/jen"
+
+	"github.com/tcontract/tcontract/internal/spec"
+)
+
+// Names of a row's direct kernel and packers: "direct_f32_64x6_avx512",
+// "packa_…", "packb_…" (the assembly functions; their twins add "_go").
+func directName(k spec.Kernel) string { return "direct" + strings.TrimPrefix(k.Name(), "gemm") }
+func packName(k spec.Kernel, op string) string {
+	return "pack" + op + strings.TrimPrefix(k.Name(), "gemm")
+}
+
+// hasDirect reports whether a row has an assembly direct kernel and
+// assembly packers: the x86 rows (asm/avx512, asm/avx2 emit them).
+func hasDirect(k spec.Kernel) bool { return k.ISA == spec.AVX512 || k.ISA == spec.AVX2 }
+
+// directParams is the parameter list of a DirectFunc.
+func directParams() []Code {
+	return []Code{
+		Id("k").Int(),
+		Id("a").Op("*").Byte(), Id("lda").Int(),
+		Id("b").Op("*").Byte(), List(Id("rsb"), Id("csb")).Int(),
+		Id("c").Op("*").Byte(), List(Id("rsc"), Id("csc"), Id("m"), Id("n")).Int(),
+		List(Id("alpha"), Id("beta")).Op("*").Byte(),
+	}
+}
+
+// packParams is the parameter list of a PackFunc.
+func packParams() []Code {
+	return []Code{
+		List(Id("dst"), Id("src")).Op("*").Byte(),
+		List(Id("rows"), Id("k"), Id("rowStep"), Id("kStep")).Int(),
+	}
+}
+
+// at is *(*T)(unsafe.Add(unsafe.Pointer(base), (off)*size)).
+func at(r spec.Real, base string, off Code) *Statement {
+	return Op("*").Parens(Op("*").Add(goType(r))).Call(Qual("unsafe", "Add").Call(
+		Qual("unsafe", "Pointer").Call(Id(base)), Parens(off).Op("*").Lit(r.Size)))
+}
+
+// directTwin is the plain-loop reference of the direct kernel: it reads
+// only A(i,p) for i < m and B(p,j) for j < n, in place.
+func directTwin(f *File, k spec.Kernel, r spec.Real) {
+	name := directName(k) + "_go"
+	f.Commentf("%s is the pure-Go twin of %s: C := alpha·A·B + beta·C on", name, directName(k))
+	f.Commentf("the top-left m×n of one %d×%d tile of %s, A(i,p) at a[i+p*lda] and B(p,j) at", k.MR, k.NR, k.Real)
+	f.Comment("b[p*rsb+j*csb] read in place, as plain loops (docs/internals.md).")
+	body := []Code{
+		Const().Id("mr").Op(",").Id("nr").Op("=").List(Lit(k.MR), Lit(k.NR)),
+		List(Id("m"), Id("n")).Op("=").List(Min(Id("m"), Id("mr")), Min(Id("n"), Id("nr"))),
+		Var().Id("acc").Index(Id("nr")).Index(Id("mr")).Add(goType(r)),
+		For(Id("p").Op(":=").Lit(0), Id("p").Op("<").Id("k"), Id("p").Op("++")).Block(
+			For(Id("j").Op(":=").Lit(0), Id("j").Op("<").Id("n"), Id("j").Op("++")).Block(
+				Id("bpj").Op(":=").Add(at(r, "b", Id("p").Op("*").Id("rsb").Op("+").Id("j").Op("*").Id("csb"))),
+				For(Id("i").Op(":=").Lit(0), Id("i").Op("<").Id("m"), Id("i").Op("++")).Block(
+					Id("acc").Index(Id("j")).Index(Id("i")).Op("+=").
+						Add(at(r, "a", Id("i").Op("+").Id("p").Op("*").Id("lda"))).Op("*").Id("bpj"),
+				),
+			),
+		),
+	}
+	body = append(body, writeBack(r, func(i, j Code) Code { return Id("acc").Index(j).Index(i) })...)
+	f.Func().Id(name).Params(directParams()...).Block(body...)
+}
+
+// packTwin is the plain-loop reference of one packer (w = MR for A, NR for B).
+func packTwin(f *File, k spec.Kernel, r spec.Real, op string, w int) {
+	name := packName(k, op) + "_go"
+	f.Commentf("%s is the pure-Go twin of %s: dst[p*%d+i] = src(i,p), the", name, packName(k, op), w)
+	f.Commentf("element at src[i*rowStep+p*kStep], for i < rows and p < k, and 0 for rows <= i < %d.", w)
+	f.Func().Id(name).Params(packParams()...).Block(
+		Const().Id("w").Op("=").Lit(w),
+		Id("rows").Op("=").Max(Lit(0), Min(Id("rows"), Id("w"))),
+		For(Id("p").Op(":=").Lit(0), Id("p").Op("<").Id("k"), Id("p").Op("++")).Block(
+			For(Id("i").Op(":=").Lit(0), Id("i").Op("<").Id("rows"), Id("i").Op("++")).Block(
+				at(r, "dst", Id("p").Op("*").Id("w").Op("+").Id("i")).Op("=").
+					Add(at(r, "src", Id("i").Op("*").Id("rowStep").Op("+").Id("p").Op("*").Id("kStep"))),
+			),
+			For(Id("i").Op(":=").Id("rows"), Id("i").Op("<").Id("w"), Id("i").Op("++")).Block(
+				at(r, "dst", Id("p").Op("*").Id("w").Op("+").Id("i")).Op("=").Lit(0),
+			),
+		),
+	)
+}
