@@ -205,3 +205,95 @@ func BenchmarkKernelSmall(b *testing.B) {
 		}
 	})
 }
+
+// benchDirect calls f for the direct kernel of every row this machine can
+// run in assembly.
+func benchDirect(b *testing.B, f func(b *testing.B, k *kernels.Kernel)) {
+	for _, isa := range Available() {
+		for i := range kernels.Kernels {
+			k := &kernels.Kernels[i]
+			if k.ISA == isa && k.Direct != nil {
+				b.Run(k.Name, func(b *testing.B) { f(b, k) })
+			}
+		}
+	}
+}
+
+// BenchmarkDirect runs the direct kernel over a whole n×n×n product as a
+// driver would, with nothing packed: column-major A, B and C (leading
+// dimension n), the tiles of each column block in turn, depth n in one
+// call, alpha = 1 and beta = 0; edge tiles pass their m and n.
+func BenchmarkDirect(b *testing.B) {
+	benchDirect(b, func(b *testing.B, k *kernels.Kernel) {
+		r, _ := spec.RealByName(k.Real)
+		sz := r.Size
+		for _, n := range []int{64, 256} {
+			a, bb, c := filled(k, n*n), filled(k, n*n), filled(k, n*n)
+			alpha := one(k)
+			beta := make([]byte, 8)
+			b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+				measure(b, k, 2*float64(n*n*n), func() {
+					for j := 0; j < n; j += k.NR {
+						nn := min(k.NR, n-j)
+						for i := 0; i < n; i += k.MR {
+							k.Direct(n, &a[i*sz], n, &bb[j*n*sz], 1, n, &c[(i+j*n)*sz], 1, n,
+								min(k.MR, n-i), nn, alpha, &beta[0])
+						}
+					}
+				})
+			})
+		}
+	})
+}
+
+// BenchmarkPackers packs one sliver of depth benchKC with each assembly
+// packer on its two fast paths, the source holding exactly the sliver's
+// bytes: "copy" has rowStep 1 (kStep w), "transpose" kStep 1 (rowStep
+// benchKC). It reports the rate (MB/s) and %copy, the rate as a share of
+// a plain copy of the same bytes (the best of alternating runs).
+func BenchmarkPackers(b *testing.B) {
+	benchDirect(b, func(b *testing.B, k *kernels.Kernel) {
+		r, _ := spec.RealByName(k.Real)
+		for _, op := range []struct {
+			name string
+			w    int
+			fn   kernels.PackFunc
+		}{{"packa", k.MR, k.PackA}, {"packb", k.NR, k.PackB}} {
+			bytes := op.w * benchKC * r.Size
+			src, dst := filled(k, op.w*benchKC), filled(k, op.w*benchKC)
+			for _, path := range []struct {
+				name   string
+				rs, ks int
+			}{{"copy", 1, op.w}, {"transpose", benchKC, 1}} {
+				pack := func() { op.fn(&dst[0], &src[0], op.w, benchKC, path.rs, path.ks) }
+				b.Run(op.name+"/"+path.name, func(b *testing.B) {
+					b.SetBytes(int64(bytes))
+					for b.Loop() {
+						pack()
+					}
+					b.StopTimer()
+					from, to := filled(k, op.w*benchKC), filled(k, op.w*benchKC)
+					b.ReportMetric(100*shareOfCopy(func() { copy(to, from) }, pack), "%copy")
+				})
+			}
+		}
+	})
+}
+
+// shareOfCopy is pack's rate as a fraction of copy's on the same bytes: the
+// best of short runs of each, taken in turn for about 20 ms.
+func shareOfCopy(copyFn, pack func()) float64 {
+	const reps = 16
+	best := func(f func()) time.Duration {
+		t := time.Now()
+		for range reps {
+			f()
+		}
+		return time.Since(t)
+	}
+	bc, bp := best(copyFn), best(pack)
+	for end := time.Now().Add(20 * time.Millisecond); time.Now().Before(end); {
+		bc, bp = min(bc, best(copyFn)), min(bp, best(pack))
+	}
+	return float64(bc) / float64(bp)
+}
