@@ -10,7 +10,11 @@ import (
 func packer(pk *x86.Packer) {
 	pk.Begin(pk.Doc("AVX-512", "rowStep == 1 (a masked vector copy per step) and kStep == 1 (register transposes) are fast; other steps go element by element.")...)
 	packCopy(pk)
-	pk.Ctx.Label("transpose")
+	if pk.Op == "a" {
+		pk.Transpose(transposeA(pk))
+	} else {
+		pk.Transpose(transposeB(pk))
+	}
 	pk.Scalar()
 }
 

@@ -6,7 +6,7 @@
 
 // func packa_f64_32x6_avx512(dst *byte, src *byte, rows int, k int, rowStep int, kStep int)
 // Requires: AVX512F, BMI2, CMOV
-TEXT ·packa_f64_32x6_avx512(SB), NOSPLIT, $0-48
+TEXT ·packa_f64_32x6_avx512(SB), NOSPLIT, $8-48
 	MOVQ  dst+0(FP), DI
 	MOVQ  src+8(FP), SI
 	MOVQ  rows+16(FP), R8
@@ -112,6 +112,238 @@ cdone:
 	RET
 
 transpose:
+	SHLQ $0x03, R10
+	LEAQ (R10)(R10*2), R11
+	MOVQ DI, DX
+	MOVQ $0x00000004, (SP)
+
+tblock:
+	TESTQ   R8, R8
+	JLE     tzero
+	MOVQ    SI, AX
+	LEAQ    (AX)(R10*4), BX
+	MOVQ    k+24(FP), CX
+	SHRQ    $0x03, CX
+	JZ      ttail
+	PCALIGN $0x20
+
+tloop:
+	CMPQ    R8, $0x00000000
+	JLE     tlz0
+	VMOVUPD (AX), Z0
+	CMPQ    R8, $0x00000001
+	JLE     tlz1
+	VMOVUPD (AX)(R10*1), Z1
+	CMPQ    R8, $0x00000002
+	JLE     tlz2
+	VMOVUPD (AX)(R10*2), Z2
+	CMPQ    R8, $0x00000003
+	JLE     tlz3
+	VMOVUPD (AX)(R11*1), Z3
+	CMPQ    R8, $0x00000004
+	JLE     tlz4
+	VMOVUPD (BX), Z4
+	CMPQ    R8, $0x00000005
+	JLE     tlz5
+	VMOVUPD (BX)(R10*1), Z5
+	CMPQ    R8, $0x00000006
+	JLE     tlz6
+	VMOVUPD (BX)(R10*2), Z6
+	CMPQ    R8, $0x00000007
+	JLE     tlz7
+	VMOVUPD (BX)(R11*1), Z7
+	JMP     tlloaded
+
+tlz0:
+	VPXORD Z0, Z0, Z0
+
+tlz1:
+	VPXORD Z1, Z1, Z1
+
+tlz2:
+	VPXORD Z2, Z2, Z2
+
+tlz3:
+	VPXORD Z3, Z3, Z3
+
+tlz4:
+	VPXORD Z4, Z4, Z4
+
+tlz5:
+	VPXORD Z5, Z5, Z5
+
+tlz6:
+	VPXORD Z6, Z6, Z6
+
+tlz7:
+	VPXORD Z7, Z7, Z7
+
+tlloaded:
+	VUNPCKLPD  Z1, Z0, Z16
+	VUNPCKHPD  Z1, Z0, Z17
+	VUNPCKLPD  Z3, Z2, Z18
+	VUNPCKHPD  Z3, Z2, Z19
+	VUNPCKLPD  Z5, Z4, Z20
+	VUNPCKHPD  Z5, Z4, Z21
+	VUNPCKLPD  Z7, Z6, Z22
+	VUNPCKHPD  Z7, Z6, Z23
+	VSHUFF64X2 $0x44, Z18, Z16, Z0
+	VSHUFF64X2 $0xee, Z18, Z16, Z1
+	VSHUFF64X2 $0x44, Z22, Z20, Z2
+	VSHUFF64X2 $0xee, Z22, Z20, Z3
+	VSHUFF64X2 $0x88, Z2, Z0, Z16
+	VSHUFF64X2 $0xdd, Z2, Z0, Z18
+	VSHUFF64X2 $0x88, Z3, Z1, Z20
+	VSHUFF64X2 $0xdd, Z3, Z1, Z22
+	VSHUFF64X2 $0x44, Z19, Z17, Z4
+	VSHUFF64X2 $0xee, Z19, Z17, Z5
+	VSHUFF64X2 $0x44, Z23, Z21, Z6
+	VSHUFF64X2 $0xee, Z23, Z21, Z7
+	VSHUFF64X2 $0x88, Z6, Z4, Z17
+	VSHUFF64X2 $0xdd, Z6, Z4, Z19
+	VSHUFF64X2 $0x88, Z7, Z5, Z21
+	VSHUFF64X2 $0xdd, Z7, Z5, Z23
+	VMOVUPD    Z16, (DI)
+	VMOVUPD    Z17, 256(DI)
+	VMOVUPD    Z18, 512(DI)
+	VMOVUPD    Z19, 768(DI)
+	VMOVUPD    Z20, 1024(DI)
+	VMOVUPD    Z21, 1280(DI)
+	VMOVUPD    Z22, 1536(DI)
+	VMOVUPD    Z23, 1792(DI)
+	ADDQ       $0x00000040, AX
+	ADDQ       $0x00000040, BX
+	ADDQ       $0x00000800, DI
+	DECQ       CX
+	JNZ        tloop
+
+ttail:
+	MOVQ      k+24(FP), CX
+	ANDQ      $0x00000007, CX
+	JZ        tnext
+	MOVQ      $-1, R9
+	BZHIQ     CX, R9, R9
+	KMOVW     R9, K1
+	CMPQ      R8, $0x00000000
+	JLE       ttz0
+	VMOVUPD.Z (AX), K1, Z0
+	CMPQ      R8, $0x00000001
+	JLE       ttz1
+	VMOVUPD.Z (AX)(R10*1), K1, Z1
+	CMPQ      R8, $0x00000002
+	JLE       ttz2
+	VMOVUPD.Z (AX)(R10*2), K1, Z2
+	CMPQ      R8, $0x00000003
+	JLE       ttz3
+	VMOVUPD.Z (AX)(R11*1), K1, Z3
+	CMPQ      R8, $0x00000004
+	JLE       ttz4
+	VMOVUPD.Z (BX), K1, Z4
+	CMPQ      R8, $0x00000005
+	JLE       ttz5
+	VMOVUPD.Z (BX)(R10*1), K1, Z5
+	CMPQ      R8, $0x00000006
+	JLE       ttz6
+	VMOVUPD.Z (BX)(R10*2), K1, Z6
+	CMPQ      R8, $0x00000007
+	JLE       ttz7
+	VMOVUPD.Z (BX)(R11*1), K1, Z7
+	JMP       ttloaded
+
+ttz0:
+	VPXORD Z0, Z0, Z0
+
+ttz1:
+	VPXORD Z1, Z1, Z1
+
+ttz2:
+	VPXORD Z2, Z2, Z2
+
+ttz3:
+	VPXORD Z3, Z3, Z3
+
+ttz4:
+	VPXORD Z4, Z4, Z4
+
+ttz5:
+	VPXORD Z5, Z5, Z5
+
+ttz6:
+	VPXORD Z6, Z6, Z6
+
+ttz7:
+	VPXORD Z7, Z7, Z7
+
+ttloaded:
+	VUNPCKLPD  Z1, Z0, Z16
+	VUNPCKHPD  Z1, Z0, Z17
+	VUNPCKLPD  Z3, Z2, Z18
+	VUNPCKHPD  Z3, Z2, Z19
+	VUNPCKLPD  Z5, Z4, Z20
+	VUNPCKHPD  Z5, Z4, Z21
+	VUNPCKLPD  Z7, Z6, Z22
+	VUNPCKHPD  Z7, Z6, Z23
+	VSHUFF64X2 $0x44, Z18, Z16, Z0
+	VSHUFF64X2 $0xee, Z18, Z16, Z1
+	VSHUFF64X2 $0x44, Z22, Z20, Z2
+	VSHUFF64X2 $0xee, Z22, Z20, Z3
+	VSHUFF64X2 $0x88, Z2, Z0, Z16
+	VSHUFF64X2 $0xdd, Z2, Z0, Z18
+	VSHUFF64X2 $0x88, Z3, Z1, Z20
+	VSHUFF64X2 $0xdd, Z3, Z1, Z22
+	VSHUFF64X2 $0x44, Z19, Z17, Z4
+	VSHUFF64X2 $0xee, Z19, Z17, Z5
+	VSHUFF64X2 $0x44, Z23, Z21, Z6
+	VSHUFF64X2 $0xee, Z23, Z21, Z7
+	VSHUFF64X2 $0x88, Z6, Z4, Z17
+	VSHUFF64X2 $0xdd, Z6, Z4, Z19
+	VSHUFF64X2 $0x88, Z7, Z5, Z21
+	VSHUFF64X2 $0xdd, Z7, Z5, Z23
+	VMOVUPD    Z16, (DI)
+	CMPQ       CX, $0x00000001
+	JLE        tnext
+	VMOVUPD    Z17, 256(DI)
+	CMPQ       CX, $0x00000002
+	JLE        tnext
+	VMOVUPD    Z18, 512(DI)
+	CMPQ       CX, $0x00000003
+	JLE        tnext
+	VMOVUPD    Z19, 768(DI)
+	CMPQ       CX, $0x00000004
+	JLE        tnext
+	VMOVUPD    Z20, 1024(DI)
+	CMPQ       CX, $0x00000005
+	JLE        tnext
+	VMOVUPD    Z21, 1280(DI)
+	CMPQ       CX, $0x00000006
+	JLE        tnext
+	VMOVUPD    Z22, 1536(DI)
+	CMPQ       CX, $0x00000007
+	JLE        tnext
+	VMOVUPD    Z23, 1792(DI)
+
+tnext:
+	ADDQ $0x00000040, DX
+	MOVQ DX, DI
+	MOVQ R10, CX
+	SHLQ $0x03, CX
+	ADDQ CX, SI
+	SUBQ $0x00000008, R8
+	DECQ (SP)
+	JNZ  tblock
+	RET
+
+tzero:
+	MOVQ k+24(FP), CX
+
+tzloop:
+	VPXORD  Z31, Z31, Z31
+	VMOVUPD Z31, (DI)
+	ADDQ    $0x00000100, DI
+	DECQ    CX
+	JNZ     tzloop
+	JMP     tnext
+
 scalar:
 	SHLQ $0x03, R10
 	SHLQ $0x03, R11

@@ -6,7 +6,7 @@
 
 // func packb_f32_64x6_avx512(dst *byte, src *byte, rows int, k int, rowStep int, kStep int)
 // Requires: AVX512F, BMI2, CMOV
-TEXT ·packb_f32_64x6_avx512(SB), NOSPLIT, $0-48
+TEXT ·packb_f32_64x6_avx512(SB), NOSPLIT, $8-48
 	MOVQ  dst+0(FP), DI
 	MOVQ  src+8(FP), SI
 	MOVQ  rows+16(FP), R8
@@ -78,6 +78,239 @@ cdone:
 	RET
 
 transpose:
+	SHLQ    $0x02, R10
+	LEAQ    (R10)(R10*2), R11
+	MOVQ    DI, DX
+	MOVQ    SI, AX
+	LEAQ    (AX)(R10*4), BX
+	MOVQ    k+24(FP), CX
+	SHRQ    $0x04, CX
+	JZ      ttail
+	PCALIGN $0x20
+
+tloop:
+	CMPQ    R8, $0x00000000
+	JLE     tlz0
+	VMOVUPS (AX), Z0
+	CMPQ    R8, $0x00000001
+	JLE     tlz1
+	VMOVUPS (AX)(R10*1), Z1
+	CMPQ    R8, $0x00000002
+	JLE     tlz2
+	VMOVUPS (AX)(R10*2), Z2
+	CMPQ    R8, $0x00000003
+	JLE     tlz3
+	VMOVUPS (AX)(R11*1), Z3
+	CMPQ    R8, $0x00000004
+	JLE     tlz4
+	VMOVUPS (BX), Z4
+	CMPQ    R8, $0x00000005
+	JLE     tlz5
+	VMOVUPS (BX)(R10*1), Z5
+	JMP     tlloaded
+
+tlz0:
+	VPXORD Z0, Z0, Z0
+
+tlz1:
+	VPXORD Z1, Z1, Z1
+
+tlz2:
+	VPXORD Z2, Z2, Z2
+
+tlz3:
+	VPXORD Z3, Z3, Z3
+
+tlz4:
+	VPXORD Z4, Z4, Z4
+
+tlz5:
+	VPXORD Z5, Z5, Z5
+
+tlloaded:
+	VMOVDQU64 packb_f32_64x6_avx512_perm<>+0(SB), Z8
+	VPERMI2PS Z1, Z0, Z8
+	VMOVDQU64 packb_f32_64x6_avx512_perm<>+64(SB), Z9
+	VPERMI2PS Z1, Z0, Z9
+	VMOVDQU64 packb_f32_64x6_avx512_perm<>+0(SB), Z10
+	VPERMI2PS Z3, Z2, Z10
+	VMOVDQU64 packb_f32_64x6_avx512_perm<>+64(SB), Z11
+	VPERMI2PS Z3, Z2, Z11
+	VMOVDQU64 packb_f32_64x6_avx512_perm<>+0(SB), Z12
+	VPERMI2PS Z5, Z4, Z12
+	VMOVDQU64 packb_f32_64x6_avx512_perm<>+64(SB), Z13
+	VPERMI2PS Z5, Z4, Z13
+	VMOVDQU64 packb_f32_64x6_avx512_perm<>+128(SB), Z16
+	VPERMI2PD Z10, Z8, Z16
+	VMOVDQU64 packb_f32_64x6_avx512_perm<>+192(SB), Z24
+	VPERMT2PD Z12, Z24, Z16
+	VMOVDQU64 packb_f32_64x6_avx512_perm<>+256(SB), Z17
+	VPERMI2PD Z8, Z12, Z17
+	VMOVDQU64 packb_f32_64x6_avx512_perm<>+320(SB), Z24
+	VPERMT2PD Z10, Z24, Z17
+	VMOVDQU64 packb_f32_64x6_avx512_perm<>+384(SB), Z18
+	VPERMI2PD Z12, Z10, Z18
+	VMOVDQU64 packb_f32_64x6_avx512_perm<>+448(SB), Z24
+	VPERMT2PD Z8, Z24, Z18
+	VMOVDQU64 packb_f32_64x6_avx512_perm<>+128(SB), Z19
+	VPERMI2PD Z11, Z9, Z19
+	VMOVDQU64 packb_f32_64x6_avx512_perm<>+192(SB), Z24
+	VPERMT2PD Z13, Z24, Z19
+	VMOVDQU64 packb_f32_64x6_avx512_perm<>+256(SB), Z20
+	VPERMI2PD Z9, Z13, Z20
+	VMOVDQU64 packb_f32_64x6_avx512_perm<>+320(SB), Z24
+	VPERMT2PD Z11, Z24, Z20
+	VMOVDQU64 packb_f32_64x6_avx512_perm<>+384(SB), Z21
+	VPERMI2PD Z13, Z11, Z21
+	VMOVDQU64 packb_f32_64x6_avx512_perm<>+448(SB), Z24
+	VPERMT2PD Z9, Z24, Z21
+	VMOVUPS   Z16, (DI)
+	VMOVUPS   Z17, 64(DI)
+	VMOVUPS   Z18, 128(DI)
+	VMOVUPS   Z19, 192(DI)
+	VMOVUPS   Z20, 256(DI)
+	VMOVUPS   Z21, 320(DI)
+	ADDQ      $0x00000040, AX
+	ADDQ      $0x00000040, BX
+	ADDQ      $0x00000180, DI
+	DECQ      CX
+	JNZ       tloop
+
+ttail:
+	MOVQ      k+24(FP), CX
+	ANDQ      $0x0000000f, CX
+	JZ        tnext
+	MOVQ      $-1, R9
+	BZHIQ     CX, R9, R9
+	KMOVW     R9, K1
+	CMPQ      R8, $0x00000000
+	JLE       ttz0
+	VMOVUPS.Z (AX), K1, Z0
+	CMPQ      R8, $0x00000001
+	JLE       ttz1
+	VMOVUPS.Z (AX)(R10*1), K1, Z1
+	CMPQ      R8, $0x00000002
+	JLE       ttz2
+	VMOVUPS.Z (AX)(R10*2), K1, Z2
+	CMPQ      R8, $0x00000003
+	JLE       ttz3
+	VMOVUPS.Z (AX)(R11*1), K1, Z3
+	CMPQ      R8, $0x00000004
+	JLE       ttz4
+	VMOVUPS.Z (BX), K1, Z4
+	CMPQ      R8, $0x00000005
+	JLE       ttz5
+	VMOVUPS.Z (BX)(R10*1), K1, Z5
+	JMP       ttloaded
+
+ttz0:
+	VPXORD Z0, Z0, Z0
+
+ttz1:
+	VPXORD Z1, Z1, Z1
+
+ttz2:
+	VPXORD Z2, Z2, Z2
+
+ttz3:
+	VPXORD Z3, Z3, Z3
+
+ttz4:
+	VPXORD Z4, Z4, Z4
+
+ttz5:
+	VPXORD Z5, Z5, Z5
+
+ttloaded:
+	VMOVDQU64 packb_f32_64x6_avx512_perm<>+0(SB), Z8
+	VPERMI2PS Z1, Z0, Z8
+	VMOVDQU64 packb_f32_64x6_avx512_perm<>+64(SB), Z9
+	VPERMI2PS Z1, Z0, Z9
+	VMOVDQU64 packb_f32_64x6_avx512_perm<>+0(SB), Z10
+	VPERMI2PS Z3, Z2, Z10
+	VMOVDQU64 packb_f32_64x6_avx512_perm<>+64(SB), Z11
+	VPERMI2PS Z3, Z2, Z11
+	VMOVDQU64 packb_f32_64x6_avx512_perm<>+0(SB), Z12
+	VPERMI2PS Z5, Z4, Z12
+	VMOVDQU64 packb_f32_64x6_avx512_perm<>+64(SB), Z13
+	VPERMI2PS Z5, Z4, Z13
+	VMOVDQU64 packb_f32_64x6_avx512_perm<>+128(SB), Z16
+	VPERMI2PD Z10, Z8, Z16
+	VMOVDQU64 packb_f32_64x6_avx512_perm<>+192(SB), Z24
+	VPERMT2PD Z12, Z24, Z16
+	VMOVDQU64 packb_f32_64x6_avx512_perm<>+256(SB), Z17
+	VPERMI2PD Z8, Z12, Z17
+	VMOVDQU64 packb_f32_64x6_avx512_perm<>+320(SB), Z24
+	VPERMT2PD Z10, Z24, Z17
+	VMOVDQU64 packb_f32_64x6_avx512_perm<>+384(SB), Z18
+	VPERMI2PD Z12, Z10, Z18
+	VMOVDQU64 packb_f32_64x6_avx512_perm<>+448(SB), Z24
+	VPERMT2PD Z8, Z24, Z18
+	VMOVDQU64 packb_f32_64x6_avx512_perm<>+128(SB), Z19
+	VPERMI2PD Z11, Z9, Z19
+	VMOVDQU64 packb_f32_64x6_avx512_perm<>+192(SB), Z24
+	VPERMT2PD Z13, Z24, Z19
+	VMOVDQU64 packb_f32_64x6_avx512_perm<>+256(SB), Z20
+	VPERMI2PD Z9, Z13, Z20
+	VMOVDQU64 packb_f32_64x6_avx512_perm<>+320(SB), Z24
+	VPERMT2PD Z11, Z24, Z20
+	VMOVDQU64 packb_f32_64x6_avx512_perm<>+384(SB), Z21
+	VPERMI2PD Z13, Z11, Z21
+	VMOVDQU64 packb_f32_64x6_avx512_perm<>+448(SB), Z24
+	VPERMT2PD Z9, Z24, Z21
+	IMUL3Q    $0x00000006, CX, R9
+	CMPQ      R9, $0x00000000
+	JLE       tnext
+	MOVQ      R9, R10
+	SUBQ      $0x00000000, R10
+	MOVQ      $-1, R11
+	BZHIQ     R10, R11, R11
+	KMOVW     R11, K2
+	VMOVUPS   Z16, K2, (DI)
+	CMPQ      R9, $0x00000010
+	JLE       tnext
+	MOVQ      R9, R10
+	SUBQ      $0x00000010, R10
+	MOVQ      $-1, R11
+	BZHIQ     R10, R11, R11
+	KMOVW     R11, K2
+	VMOVUPS   Z17, K2, 64(DI)
+	CMPQ      R9, $0x00000020
+	JLE       tnext
+	MOVQ      R9, R10
+	SUBQ      $0x00000020, R10
+	MOVQ      $-1, R11
+	BZHIQ     R10, R11, R11
+	KMOVW     R11, K2
+	VMOVUPS   Z18, K2, 128(DI)
+	CMPQ      R9, $0x00000030
+	JLE       tnext
+	MOVQ      R9, R10
+	SUBQ      $0x00000030, R10
+	MOVQ      $-1, R11
+	BZHIQ     R10, R11, R11
+	KMOVW     R11, K2
+	VMOVUPS   Z19, K2, 192(DI)
+	CMPQ      R9, $0x00000040
+	JLE       tnext
+	MOVQ      R9, R10
+	SUBQ      $0x00000040, R10
+	MOVQ      $-1, R11
+	BZHIQ     R10, R11, R11
+	KMOVW     R11, K2
+	VMOVUPS   Z20, K2, 256(DI)
+	CMPQ      R9, $0x00000050
+	JLE       tnext
+	MOVQ      R9, R10
+	SUBQ      $0x00000050, R10
+	MOVQ      $-1, R11
+	BZHIQ     R10, R11, R11
+	KMOVW     R11, K2
+	VMOVUPS   Z21, K2, 320(DI)
+
+tnext:
+	RET
+
 scalar:
 	SHLQ $0x02, R10
 	SHLQ $0x02, R11
@@ -111,3 +344,85 @@ snext:
 	DECQ R9
 	JNZ  sstep
 	RET
+
+DATA packb_f32_64x6_avx512_perm<>+0(SB)/4, $0x00000000
+DATA packb_f32_64x6_avx512_perm<>+4(SB)/4, $0x00000010
+DATA packb_f32_64x6_avx512_perm<>+8(SB)/4, $0x00000001
+DATA packb_f32_64x6_avx512_perm<>+12(SB)/4, $0x00000011
+DATA packb_f32_64x6_avx512_perm<>+16(SB)/4, $0x00000002
+DATA packb_f32_64x6_avx512_perm<>+20(SB)/4, $0x00000012
+DATA packb_f32_64x6_avx512_perm<>+24(SB)/4, $0x00000003
+DATA packb_f32_64x6_avx512_perm<>+28(SB)/4, $0x00000013
+DATA packb_f32_64x6_avx512_perm<>+32(SB)/4, $0x00000004
+DATA packb_f32_64x6_avx512_perm<>+36(SB)/4, $0x00000014
+DATA packb_f32_64x6_avx512_perm<>+40(SB)/4, $0x00000005
+DATA packb_f32_64x6_avx512_perm<>+44(SB)/4, $0x00000015
+DATA packb_f32_64x6_avx512_perm<>+48(SB)/4, $0x00000006
+DATA packb_f32_64x6_avx512_perm<>+52(SB)/4, $0x00000016
+DATA packb_f32_64x6_avx512_perm<>+56(SB)/4, $0x00000007
+DATA packb_f32_64x6_avx512_perm<>+60(SB)/4, $0x00000017
+DATA packb_f32_64x6_avx512_perm<>+64(SB)/4, $0x00000008
+DATA packb_f32_64x6_avx512_perm<>+68(SB)/4, $0x00000018
+DATA packb_f32_64x6_avx512_perm<>+72(SB)/4, $0x00000009
+DATA packb_f32_64x6_avx512_perm<>+76(SB)/4, $0x00000019
+DATA packb_f32_64x6_avx512_perm<>+80(SB)/4, $0x0000000a
+DATA packb_f32_64x6_avx512_perm<>+84(SB)/4, $0x0000001a
+DATA packb_f32_64x6_avx512_perm<>+88(SB)/4, $0x0000000b
+DATA packb_f32_64x6_avx512_perm<>+92(SB)/4, $0x0000001b
+DATA packb_f32_64x6_avx512_perm<>+96(SB)/4, $0x0000000c
+DATA packb_f32_64x6_avx512_perm<>+100(SB)/4, $0x0000001c
+DATA packb_f32_64x6_avx512_perm<>+104(SB)/4, $0x0000000d
+DATA packb_f32_64x6_avx512_perm<>+108(SB)/4, $0x0000001d
+DATA packb_f32_64x6_avx512_perm<>+112(SB)/4, $0x0000000e
+DATA packb_f32_64x6_avx512_perm<>+116(SB)/4, $0x0000001e
+DATA packb_f32_64x6_avx512_perm<>+120(SB)/4, $0x0000000f
+DATA packb_f32_64x6_avx512_perm<>+124(SB)/4, $0x0000001f
+DATA packb_f32_64x6_avx512_perm<>+128(SB)/8, $0x0000000000000000
+DATA packb_f32_64x6_avx512_perm<>+136(SB)/8, $0x0000000000000008
+DATA packb_f32_64x6_avx512_perm<>+144(SB)/8, $0x0000000000000000
+DATA packb_f32_64x6_avx512_perm<>+152(SB)/8, $0x0000000000000001
+DATA packb_f32_64x6_avx512_perm<>+160(SB)/8, $0x0000000000000009
+DATA packb_f32_64x6_avx512_perm<>+168(SB)/8, $0x0000000000000000
+DATA packb_f32_64x6_avx512_perm<>+176(SB)/8, $0x0000000000000002
+DATA packb_f32_64x6_avx512_perm<>+184(SB)/8, $0x000000000000000a
+DATA packb_f32_64x6_avx512_perm<>+192(SB)/8, $0x0000000000000000
+DATA packb_f32_64x6_avx512_perm<>+200(SB)/8, $0x0000000000000001
+DATA packb_f32_64x6_avx512_perm<>+208(SB)/8, $0x0000000000000008
+DATA packb_f32_64x6_avx512_perm<>+216(SB)/8, $0x0000000000000003
+DATA packb_f32_64x6_avx512_perm<>+224(SB)/8, $0x0000000000000004
+DATA packb_f32_64x6_avx512_perm<>+232(SB)/8, $0x0000000000000009
+DATA packb_f32_64x6_avx512_perm<>+240(SB)/8, $0x0000000000000006
+DATA packb_f32_64x6_avx512_perm<>+248(SB)/8, $0x0000000000000007
+DATA packb_f32_64x6_avx512_perm<>+256(SB)/8, $0x0000000000000002
+DATA packb_f32_64x6_avx512_perm<>+264(SB)/8, $0x000000000000000b
+DATA packb_f32_64x6_avx512_perm<>+272(SB)/8, $0x0000000000000000
+DATA packb_f32_64x6_avx512_perm<>+280(SB)/8, $0x0000000000000003
+DATA packb_f32_64x6_avx512_perm<>+288(SB)/8, $0x000000000000000c
+DATA packb_f32_64x6_avx512_perm<>+296(SB)/8, $0x0000000000000000
+DATA packb_f32_64x6_avx512_perm<>+304(SB)/8, $0x0000000000000004
+DATA packb_f32_64x6_avx512_perm<>+312(SB)/8, $0x000000000000000d
+DATA packb_f32_64x6_avx512_perm<>+320(SB)/8, $0x0000000000000000
+DATA packb_f32_64x6_avx512_perm<>+328(SB)/8, $0x0000000000000001
+DATA packb_f32_64x6_avx512_perm<>+336(SB)/8, $0x000000000000000b
+DATA packb_f32_64x6_avx512_perm<>+344(SB)/8, $0x0000000000000003
+DATA packb_f32_64x6_avx512_perm<>+352(SB)/8, $0x0000000000000004
+DATA packb_f32_64x6_avx512_perm<>+360(SB)/8, $0x000000000000000c
+DATA packb_f32_64x6_avx512_perm<>+368(SB)/8, $0x0000000000000006
+DATA packb_f32_64x6_avx512_perm<>+376(SB)/8, $0x0000000000000007
+DATA packb_f32_64x6_avx512_perm<>+384(SB)/8, $0x0000000000000005
+DATA packb_f32_64x6_avx512_perm<>+392(SB)/8, $0x000000000000000d
+DATA packb_f32_64x6_avx512_perm<>+400(SB)/8, $0x0000000000000000
+DATA packb_f32_64x6_avx512_perm<>+408(SB)/8, $0x0000000000000006
+DATA packb_f32_64x6_avx512_perm<>+416(SB)/8, $0x000000000000000e
+DATA packb_f32_64x6_avx512_perm<>+424(SB)/8, $0x0000000000000000
+DATA packb_f32_64x6_avx512_perm<>+432(SB)/8, $0x0000000000000007
+DATA packb_f32_64x6_avx512_perm<>+440(SB)/8, $0x000000000000000f
+DATA packb_f32_64x6_avx512_perm<>+448(SB)/8, $0x0000000000000000
+DATA packb_f32_64x6_avx512_perm<>+456(SB)/8, $0x0000000000000001
+DATA packb_f32_64x6_avx512_perm<>+464(SB)/8, $0x000000000000000e
+DATA packb_f32_64x6_avx512_perm<>+472(SB)/8, $0x0000000000000003
+DATA packb_f32_64x6_avx512_perm<>+480(SB)/8, $0x0000000000000004
+DATA packb_f32_64x6_avx512_perm<>+488(SB)/8, $0x000000000000000f
+DATA packb_f32_64x6_avx512_perm<>+496(SB)/8, $0x0000000000000006
+DATA packb_f32_64x6_avx512_perm<>+504(SB)/8, $0x0000000000000007
+GLOBL packb_f32_64x6_avx512_perm<>(SB), RODATA|NOPTR, $512
