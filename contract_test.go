@@ -208,3 +208,38 @@ func TestSpecLabelsOnlyLetters(t *testing.T) {
 		}
 	}
 }
+
+// A repeated contraction (batch, several labels per group, a diagonal, a
+// label summed out of one input) allocates nothing once its plan is cached.
+func TestContractNoAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	rng := rand.New(rand.NewPCG(9, 9))
+	p := tc.NewPool(2)
+	defer p.Close()
+	cases := []contraction{
+		{a: "abcd", b: "cdef", c: "abef", ext: map[byte]int{'a': 9, 'b': 13, 'c': 11, 'd': 29, 'e': 7, 'f': 17}},
+		{a: "bmkx", b: "bkn", c: "nbm", ext: map[byte]int{'b': 40, 'm': 9, 'n': 7, 'k': 5, 'x': 3}},
+		{a: "iij", b: "jk", c: "ik", ext: map[byte]int{'i': 50, 'j': 60, 'k': 70}},
+		{a: "dbea", b: "ec", c: "abcd", ext: map[byte]int{'a': 40, 'b': 30, 'c': 24, 'd': 30, 'e': 40}},
+	}
+	for _, k := range cases {
+		rnd := func() float64 { return randValue[float64](rng) }
+		a := makeView(rng, k.shape(k.a), mixed, rnd)
+		b := makeView(rng, k.shape(k.b), colMajor, rnd)
+		c := makeView(rng, k.shape(k.c), padded, rnd)
+		spec := k.spec()
+		for _, opts := range [][]tc.Option{nil, {tc.WithPool(p)}} {
+			run := func() {
+				if err := tc.Contract(spec, 1.5, a, b, 0.5, c, opts...); err != nil {
+					t.Fatal(err)
+				}
+			}
+			run()
+			if allocs := testing.AllocsPerRun(10, run); allocs != 0 {
+				t.Errorf("%s (pool %v): %v allocations per call", k.spec(), opts != nil, allocs)
+			}
+		}
+	}
+}
