@@ -47,10 +47,39 @@ func packCopy(pk *x86.Packer) {
 		c.MOVL(operand.U32(1<<tail-1), x86.P0.As32())
 		c.KMOVW(x86.P0.As32(), x86.Opmask(7))
 	}
+	S := pk.W * pk.Size
+	if nvec == 1 && tail != 0 {
+		// A sliver narrower than a vector (PackB): the narrowest vector that
+		// holds a step, stored whole at each step but the last (the next
+		// step's store overwrites the excess; a vector of at most two steps
+		// never reaches past the sliver before the last), which stores
+		// under the mask of w lanes.
+		vec, V := x86.Z, 64
+		switch {
+		case S <= 16:
+			vec, V = x86.X, 16
+		case S <= 32:
+			vec, V = x86.Y, 32
+		}
+		if V <= 2*S {
+			narrow := func(u int) {
+				r := vec(max(u, 0))
+				o.MovZ(x86.Mem(x86.PS, 0), x86.Opmask(1), r)
+				o.Mov(r, x86.Mem(x86.PD, max(u, 0)*S))
+				c.ADDQ(x86.KS, x86.PS)
+			}
+			c.DECQ(x86.PK)
+			pk.Loop("c", 4, S, narrow)
+			o.MovZ(x86.Mem(x86.PS, 0), x86.Opmask(1), vec(0))
+			o.Mov(vec(0), x86.Opmask(7), x86.Mem(x86.PD, 0))
+			c.RET()
+			return
+		}
+	}
 	step := func(u int) {
 		d := 0
 		if u > 0 {
-			d = u * pk.W * pk.Size
+			d = u * S
 		}
 		for v := 0; v < nvec; v++ {
 			z := x86.Z(v + nvec*max(u, 0))
@@ -63,6 +92,6 @@ func packCopy(pk *x86.Packer) {
 		}
 		c.ADDQ(x86.KS, x86.PS)
 	}
-	pk.Loop("c", 4, pk.W*pk.Size, step)
+	pk.Loop("c", 4, S, step)
 	c.RET()
 }

@@ -172,49 +172,76 @@ func transposeB(pk *x86.Packer) x86.TransposeOps {
 		}
 	}
 	out := func(v int) reg.VecPhysical { return x86.Z(16 + v) }
-	t.Transpose = func() {
-		for tp := 0; tp < w/2; tp++ {
-			for h := 0; h < 2; h++ {
-				d := pair(tp, h)
-				c.VMOVDQU64(tab.at(idx1[h]), d)
-				if pk.Size == 4 {
-					c.VPERMI2PS(x86.Z(2*tp+1), x86.Z(2*tp), d)
-				} else {
-					c.VPERMI2PD(x86.Z(2*tp+1), x86.Z(2*tp), d)
-				}
+	// The permutes, planned first so that their index vectors can be loaded
+	// into registers once, before the loop. A VPERMI2 overwrites its index,
+	// so it works on a copy (a register move, which costs no execution
+	// port); a VPERMT2 overwrites its first table, the output built so far.
+	type permute struct {
+		i2      bool // VPERMI2 (fresh output) or VPERMT2 (into the output)
+		real    bool // real-sized lanes (stage 1) or 64-bit pieces
+		idx     int
+		a, b, d reg.VecPhysical
+	}
+	var plan []permute
+	for tp := 0; tp < w/2; tp++ {
+		for h := 0; h < 2; h++ {
+			plan = append(plan, permute{true, true, idx1[h], x86.Z(2 * tp), x86.Z(2*tp + 1), pair(tp, h)})
+		}
+	}
+	for v := 0; v < w; v++ {
+		var regs []int
+		for _, s := range need[v] {
+			if !containsInt(regs, s.reg) {
+				regs = append(regs, s.reg)
 			}
 		}
-		for v := 0; v < w; v++ {
-			var regs []int
-			for _, s := range need[v] {
-				if !containsInt(regs, s.reg) {
-					regs = append(regs, s.reg)
-				}
+		if len(regs) == 1 {
+			regs = append(regs, regs[0])
+		}
+		first := make([]int, 8)
+		for u, s := range need[v] {
+			if s.reg == regs[0] {
+				first[u] = s.piece
+			} else if s.reg == regs[1] {
+				first[u] = 8 + s.piece
 			}
-			if len(regs) == 1 {
-				regs = append(regs, regs[0])
-			}
-			first := make([]int, 8)
+		}
+		plan = append(plan, permute{true, false, tab.add(first, 8), x86.Z(8 + regs[0]), x86.Z(8 + regs[1]), out(v)})
+		for _, r := range regs[2:] {
+			next := make([]int, 8)
 			for u, s := range need[v] {
-				if s.reg == regs[0] {
-					first[u] = s.piece
-				} else if s.reg == regs[1] {
-					first[u] = 8 + s.piece
+				next[u] = u // keep what is there
+				if s.reg == r {
+					next[u] = 8 + s.piece
 				}
 			}
-			d := out(v)
-			c.VMOVDQU64(tab.at(tab.add(first, 8)), d)
-			c.VPERMI2PD(x86.Z(8+regs[1]), x86.Z(8+regs[0]), d)
-			for _, r := range regs[2:] {
-				next := make([]int, 8)
-				for u, s := range need[v] {
-					next[u] = u // keep
-					if s.reg == r {
-						next[u] = 8 + s.piece
-					}
-				}
-				c.VMOVDQU64(tab.at(tab.add(next, 8)), x86.Z(24))
-				c.VPERMT2PD(x86.Z(8+r), x86.Z(24), d)
+			plan = append(plan, permute{false, false, tab.add(next, 8), out(v), x86.Z(8 + r), out(v)})
+		}
+	}
+	free := []reg.VecPhysical{x86.Z(6), x86.Z(7), x86.Z(14), x86.Z(15)}
+	for i := 22; i < 32; i++ {
+		free = append(free, x86.Z(i))
+	}
+	if tab.n > len(free) {
+		panic(fmt.Sprintf("%s: %d permute indices, %d registers", pk.K.Name(), tab.n, len(free)))
+	}
+	t.Setup = func() {
+		for i := 0; i < tab.n; i++ {
+			c.VMOVDQU64(tab.at(i), free[i])
+		}
+	}
+	t.Transpose = func() {
+		for _, op := range plan {
+			idx := free[op.idx]
+			switch {
+			case op.i2 && op.real && pk.Size == 4:
+				c.VMOVDQA64(idx, op.d)
+				c.VPERMI2PS(op.b, op.a, op.d)
+			case op.i2:
+				c.VMOVDQA64(idx, op.d)
+				c.VPERMI2PD(op.b, op.a, op.d)
+			default:
+				c.VPERMT2PD(op.b, idx, op.d)
 			}
 		}
 	}

@@ -45,6 +45,9 @@ type TransposeOps struct {
 	StoreChunk func(tail bool)
 	// StoreZero stores a zero vector to addr (PackA's blocks past rows).
 	StoreZero func(addr operand.Mem)
+	// Setup, when set, runs once before the first chunk (constants into
+	// registers).
+	Setup func()
 	// Overlap leaves the last step to the tail (1 to L steps then, never
 	// 0): StoreChunk's full chunks write past their last step.
 	Overlap bool
@@ -103,6 +106,9 @@ func (p *Packer) Transpose(o TransposeOps) {
 	c.SHLQ(p.Shift(), RS)
 	c.LEAQ(operand.Mem{Base: RS, Index: RS, Scale: 2}, RS3)
 	c.MOVQ(PD, PDB)
+	if o.Setup != nil {
+		o.Setup()
+	}
 	if nblocks > 1 {
 		c.MOVQ(operand.U32(nblocks), blocks)
 	}
