@@ -13,7 +13,11 @@ import (
 func packer(pk *x86.Packer) {
 	pk.Begin(pk.Doc("AVX2", "rowStep == 1 (a masked vector copy per step) and kStep == 1 (register transposes) are fast; other steps go element by element.")...)
 	packCopy(pk)
-	pk.Ctx.Label("transpose")
+	if pk.Op == "a" {
+		pk.Transpose(transposeA(pk))
+	} else {
+		pk.Transpose(transposeB(pk))
+	}
 	pk.Scalar()
 }
 
@@ -36,10 +40,29 @@ func packCopy(pk *x86.Packer) {
 		masks[v] = x86.Y(15 - v)
 		c.VMOVDQU(operand.Mem{Base: x86.P1, Index: x86.P0, Scale: uint8(pk.Size), Disp: 32 * v}, masks[v])
 	}
+	S := pk.W * pk.Size
+	if nvec == 1 && S < 32 && 32 <= 2*S {
+		// A step narrower than a vector (PackB): stored whole at each step
+		// but the last (the next step's store overwrites the excess, which
+		// never reaches past the sliver before the last step), which stores
+		// exactly.
+		narrow := func(u int) {
+			y := x86.Y(max(u, 0))
+			o.MaskMov(x86.Mem(x86.PS, 0), masks[0], y)
+			o.Mov(y, x86.Mem(x86.PD, max(u, 0)*S))
+			c.ADDQ(x86.KS, x86.PS)
+		}
+		c.DECQ(x86.PK)
+		pk.Loop("c", 4, S, narrow)
+		o.MaskMov(x86.Mem(x86.PS, 0), masks[0], x86.Y(0))
+		storePart(pk, x86.Y(0), x86.Mem(x86.PD, 0), pk.W)
+		c.RET()
+		return
+	}
 	step := func(u int) {
 		d := 0
 		if u > 0 {
-			d = u * pk.W * pk.Size
+			d = u * S
 		}
 		for v := 0; v < nvec; v++ {
 			y := x86.Y(v + nvec*max(u, 0))
@@ -48,7 +71,7 @@ func packCopy(pk *x86.Packer) {
 		}
 		c.ADDQ(x86.KS, x86.PS)
 	}
-	pk.Loop("c", 4, pk.W*pk.Size, step)
+	pk.Loop("c", 4, S, step)
 	c.RET()
 }
 

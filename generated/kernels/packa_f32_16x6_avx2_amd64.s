@@ -6,7 +6,7 @@
 
 // func packa_f32_16x6_avx2(dst *byte, src *byte, rows int, k int, rowStep int, kStep int)
 // Requires: AVX, CMOV
-TEXT ·packa_f32_16x6_avx2(SB), NOSPLIT, $0-48
+TEXT ·packa_f32_16x6_avx2(SB), NOSPLIT, $8-48
 	MOVQ  dst+0(FP), DI
 	MOVQ  src+8(FP), SI
 	MOVQ  rows+16(FP), R8
@@ -88,6 +88,241 @@ cdone:
 	RET
 
 transpose:
+	SHLQ $0x02, R10
+	LEAQ (R10)(R10*2), R11
+	MOVQ DI, DX
+	MOVQ $0x00000002, (SP)
+
+tblock:
+	TESTQ   R8, R8
+	JLE     tzero
+	MOVQ    SI, AX
+	LEAQ    (AX)(R10*4), BX
+	MOVQ    k+24(FP), CX
+	SHRQ    $0x03, CX
+	JZ      ttail
+	PCALIGN $0x20
+
+tloop:
+	CMPQ    R8, $0x00000000
+	JLE     tlz0
+	VMOVUPS (AX), Y0
+	CMPQ    R8, $0x00000001
+	JLE     tlz1
+	VMOVUPS (AX)(R10*1), Y1
+	CMPQ    R8, $0x00000002
+	JLE     tlz2
+	VMOVUPS (AX)(R10*2), Y2
+	CMPQ    R8, $0x00000003
+	JLE     tlz3
+	VMOVUPS (AX)(R11*1), Y3
+	CMPQ    R8, $0x00000004
+	JLE     tlz4
+	VMOVUPS (BX), Y4
+	CMPQ    R8, $0x00000005
+	JLE     tlz5
+	VMOVUPS (BX)(R10*1), Y5
+	CMPQ    R8, $0x00000006
+	JLE     tlz6
+	VMOVUPS (BX)(R10*2), Y6
+	CMPQ    R8, $0x00000007
+	JLE     tlz7
+	VMOVUPS (BX)(R11*1), Y7
+	JMP     tlloaded
+
+tlz0:
+	VXORPS Y0, Y0, Y0
+
+tlz1:
+	VXORPS Y1, Y1, Y1
+
+tlz2:
+	VXORPS Y2, Y2, Y2
+
+tlz3:
+	VXORPS Y3, Y3, Y3
+
+tlz4:
+	VXORPS Y4, Y4, Y4
+
+tlz5:
+	VXORPS Y5, Y5, Y5
+
+tlz6:
+	VXORPS Y6, Y6, Y6
+
+tlz7:
+	VXORPS Y7, Y7, Y7
+
+tlloaded:
+	VUNPCKLPS  Y1, Y0, Y8
+	VUNPCKHPS  Y1, Y0, Y9
+	VUNPCKLPS  Y3, Y2, Y10
+	VUNPCKHPS  Y3, Y2, Y11
+	VUNPCKLPS  Y5, Y4, Y12
+	VUNPCKHPS  Y5, Y4, Y13
+	VUNPCKLPS  Y7, Y6, Y14
+	VUNPCKHPS  Y7, Y6, Y15
+	VUNPCKLPD  Y10, Y8, Y0
+	VUNPCKHPD  Y10, Y8, Y1
+	VUNPCKLPD  Y11, Y9, Y2
+	VUNPCKHPD  Y11, Y9, Y3
+	VUNPCKLPD  Y14, Y12, Y4
+	VUNPCKHPD  Y14, Y12, Y5
+	VUNPCKLPD  Y15, Y13, Y6
+	VUNPCKHPD  Y15, Y13, Y7
+	VPERM2F128 $0x20, Y4, Y0, Y8
+	VPERM2F128 $0x31, Y4, Y0, Y12
+	VPERM2F128 $0x20, Y5, Y1, Y9
+	VPERM2F128 $0x31, Y5, Y1, Y13
+	VPERM2F128 $0x20, Y6, Y2, Y10
+	VPERM2F128 $0x31, Y6, Y2, Y14
+	VPERM2F128 $0x20, Y7, Y3, Y11
+	VPERM2F128 $0x31, Y7, Y3, Y15
+	VMOVUPS    Y8, (DI)
+	VMOVUPS    Y9, 64(DI)
+	VMOVUPS    Y10, 128(DI)
+	VMOVUPS    Y11, 192(DI)
+	VMOVUPS    Y12, 256(DI)
+	VMOVUPS    Y13, 320(DI)
+	VMOVUPS    Y14, 384(DI)
+	VMOVUPS    Y15, 448(DI)
+	ADDQ       $0x00000020, AX
+	ADDQ       $0x00000020, BX
+	ADDQ       $0x00000200, DI
+	DECQ       CX
+	JNZ        tloop
+
+ttail:
+	MOVQ       k+24(FP), CX
+	ANDQ       $0x00000007, CX
+	JZ         tnext
+	LEAQ       packa_f32_16x6_avx2_steps<>+0(SB), R9
+	ADDQ       $0x00000020, R9
+	SHLQ       $0x02, CX
+	SUBQ       CX, R9
+	SHRQ       $0x02, CX
+	VMOVDQU    (R9), Y15
+	CMPQ       R8, $0x00000000
+	JLE        ttz0
+	VMASKMOVPS (AX), Y15, Y0
+	CMPQ       R8, $0x00000001
+	JLE        ttz1
+	VMASKMOVPS (AX)(R10*1), Y15, Y1
+	CMPQ       R8, $0x00000002
+	JLE        ttz2
+	VMASKMOVPS (AX)(R10*2), Y15, Y2
+	CMPQ       R8, $0x00000003
+	JLE        ttz3
+	VMASKMOVPS (AX)(R11*1), Y15, Y3
+	CMPQ       R8, $0x00000004
+	JLE        ttz4
+	VMASKMOVPS (BX), Y15, Y4
+	CMPQ       R8, $0x00000005
+	JLE        ttz5
+	VMASKMOVPS (BX)(R10*1), Y15, Y5
+	CMPQ       R8, $0x00000006
+	JLE        ttz6
+	VMASKMOVPS (BX)(R10*2), Y15, Y6
+	CMPQ       R8, $0x00000007
+	JLE        ttz7
+	VMASKMOVPS (BX)(R11*1), Y15, Y7
+	JMP        ttloaded
+
+ttz0:
+	VXORPS Y0, Y0, Y0
+
+ttz1:
+	VXORPS Y1, Y1, Y1
+
+ttz2:
+	VXORPS Y2, Y2, Y2
+
+ttz3:
+	VXORPS Y3, Y3, Y3
+
+ttz4:
+	VXORPS Y4, Y4, Y4
+
+ttz5:
+	VXORPS Y5, Y5, Y5
+
+ttz6:
+	VXORPS Y6, Y6, Y6
+
+ttz7:
+	VXORPS Y7, Y7, Y7
+
+ttloaded:
+	VUNPCKLPS  Y1, Y0, Y8
+	VUNPCKHPS  Y1, Y0, Y9
+	VUNPCKLPS  Y3, Y2, Y10
+	VUNPCKHPS  Y3, Y2, Y11
+	VUNPCKLPS  Y5, Y4, Y12
+	VUNPCKHPS  Y5, Y4, Y13
+	VUNPCKLPS  Y7, Y6, Y14
+	VUNPCKHPS  Y7, Y6, Y15
+	VUNPCKLPD  Y10, Y8, Y0
+	VUNPCKHPD  Y10, Y8, Y1
+	VUNPCKLPD  Y11, Y9, Y2
+	VUNPCKHPD  Y11, Y9, Y3
+	VUNPCKLPD  Y14, Y12, Y4
+	VUNPCKHPD  Y14, Y12, Y5
+	VUNPCKLPD  Y15, Y13, Y6
+	VUNPCKHPD  Y15, Y13, Y7
+	VPERM2F128 $0x20, Y4, Y0, Y8
+	VPERM2F128 $0x31, Y4, Y0, Y12
+	VPERM2F128 $0x20, Y5, Y1, Y9
+	VPERM2F128 $0x31, Y5, Y1, Y13
+	VPERM2F128 $0x20, Y6, Y2, Y10
+	VPERM2F128 $0x31, Y6, Y2, Y14
+	VPERM2F128 $0x20, Y7, Y3, Y11
+	VPERM2F128 $0x31, Y7, Y3, Y15
+	VMOVUPS    Y8, (DI)
+	CMPQ       CX, $0x00000001
+	JLE        tnext
+	VMOVUPS    Y9, 64(DI)
+	CMPQ       CX, $0x00000002
+	JLE        tnext
+	VMOVUPS    Y10, 128(DI)
+	CMPQ       CX, $0x00000003
+	JLE        tnext
+	VMOVUPS    Y11, 192(DI)
+	CMPQ       CX, $0x00000004
+	JLE        tnext
+	VMOVUPS    Y12, 256(DI)
+	CMPQ       CX, $0x00000005
+	JLE        tnext
+	VMOVUPS    Y13, 320(DI)
+	CMPQ       CX, $0x00000006
+	JLE        tnext
+	VMOVUPS    Y14, 384(DI)
+	CMPQ       CX, $0x00000007
+	JLE        tnext
+	VMOVUPS    Y15, 448(DI)
+
+tnext:
+	ADDQ $0x00000020, DX
+	MOVQ DX, DI
+	MOVQ R10, CX
+	SHLQ $0x03, CX
+	ADDQ CX, SI
+	SUBQ $0x00000008, R8
+	DECQ (SP)
+	JNZ  tblock
+	RET
+
+tzero:
+	MOVQ k+24(FP), CX
+
+tzloop:
+	VXORPS  Y14, Y14, Y14
+	VMOVUPS Y14, (DI)
+	ADDQ    $0x00000040, DI
+	DECQ    CX
+	JNZ     tzloop
+	JMP     tnext
+
 scalar:
 	SHLQ $0x02, R10
 	SHLQ $0x02, R11
@@ -155,3 +390,21 @@ DATA packa_f32_16x6_avx2_rows<>+116(SB)/4, $0x00000000
 DATA packa_f32_16x6_avx2_rows<>+120(SB)/4, $0x00000000
 DATA packa_f32_16x6_avx2_rows<>+124(SB)/4, $0x00000000
 GLOBL packa_f32_16x6_avx2_rows<>(SB), RODATA|NOPTR, $128
+
+DATA packa_f32_16x6_avx2_steps<>+0(SB)/4, $0xffffffff
+DATA packa_f32_16x6_avx2_steps<>+4(SB)/4, $0xffffffff
+DATA packa_f32_16x6_avx2_steps<>+8(SB)/4, $0xffffffff
+DATA packa_f32_16x6_avx2_steps<>+12(SB)/4, $0xffffffff
+DATA packa_f32_16x6_avx2_steps<>+16(SB)/4, $0xffffffff
+DATA packa_f32_16x6_avx2_steps<>+20(SB)/4, $0xffffffff
+DATA packa_f32_16x6_avx2_steps<>+24(SB)/4, $0xffffffff
+DATA packa_f32_16x6_avx2_steps<>+28(SB)/4, $0xffffffff
+DATA packa_f32_16x6_avx2_steps<>+32(SB)/4, $0x00000000
+DATA packa_f32_16x6_avx2_steps<>+36(SB)/4, $0x00000000
+DATA packa_f32_16x6_avx2_steps<>+40(SB)/4, $0x00000000
+DATA packa_f32_16x6_avx2_steps<>+44(SB)/4, $0x00000000
+DATA packa_f32_16x6_avx2_steps<>+48(SB)/4, $0x00000000
+DATA packa_f32_16x6_avx2_steps<>+52(SB)/4, $0x00000000
+DATA packa_f32_16x6_avx2_steps<>+56(SB)/4, $0x00000000
+DATA packa_f32_16x6_avx2_steps<>+60(SB)/4, $0x00000000
+GLOBL packa_f32_16x6_avx2_steps<>(SB), RODATA|NOPTR, $64

@@ -6,7 +6,7 @@
 
 // func packa_f64_8x6_avx2(dst *byte, src *byte, rows int, k int, rowStep int, kStep int)
 // Requires: AVX, CMOV
-TEXT ·packa_f64_8x6_avx2(SB), NOSPLIT, $0-48
+TEXT ·packa_f64_8x6_avx2(SB), NOSPLIT, $8-48
 	MOVQ  dst+0(FP), DI
 	MOVQ  src+8(FP), SI
 	MOVQ  rows+16(FP), R8
@@ -88,6 +88,143 @@ cdone:
 	RET
 
 transpose:
+	SHLQ $0x03, R10
+	LEAQ (R10)(R10*2), R11
+	MOVQ DI, DX
+	MOVQ $0x00000002, (SP)
+
+tblock:
+	TESTQ   R8, R8
+	JLE     tzero
+	MOVQ    SI, AX
+	MOVQ    k+24(FP), CX
+	SHRQ    $0x02, CX
+	JZ      ttail
+	PCALIGN $0x20
+
+tloop:
+	CMPQ    R8, $0x00000000
+	JLE     tlz0
+	VMOVUPD (AX), Y0
+	CMPQ    R8, $0x00000001
+	JLE     tlz1
+	VMOVUPD (AX)(R10*1), Y1
+	CMPQ    R8, $0x00000002
+	JLE     tlz2
+	VMOVUPD (AX)(R10*2), Y2
+	CMPQ    R8, $0x00000003
+	JLE     tlz3
+	VMOVUPD (AX)(R11*1), Y3
+	JMP     tlloaded
+
+tlz0:
+	VXORPS Y0, Y0, Y0
+
+tlz1:
+	VXORPS Y1, Y1, Y1
+
+tlz2:
+	VXORPS Y2, Y2, Y2
+
+tlz3:
+	VXORPS Y3, Y3, Y3
+
+tlloaded:
+	VUNPCKLPD  Y1, Y0, Y4
+	VUNPCKHPD  Y1, Y0, Y5
+	VUNPCKLPD  Y3, Y2, Y6
+	VUNPCKHPD  Y3, Y2, Y7
+	VPERM2F128 $0x20, Y6, Y4, Y8
+	VPERM2F128 $0x31, Y6, Y4, Y10
+	VPERM2F128 $0x20, Y7, Y5, Y9
+	VPERM2F128 $0x31, Y7, Y5, Y11
+	VMOVUPD    Y8, (DI)
+	VMOVUPD    Y9, 64(DI)
+	VMOVUPD    Y10, 128(DI)
+	VMOVUPD    Y11, 192(DI)
+	ADDQ       $0x00000020, AX
+	ADDQ       $0x00000100, DI
+	DECQ       CX
+	JNZ        tloop
+
+ttail:
+	MOVQ       k+24(FP), CX
+	ANDQ       $0x00000003, CX
+	JZ         tnext
+	LEAQ       packa_f64_8x6_avx2_steps<>+0(SB), R9
+	ADDQ       $0x00000020, R9
+	SHLQ       $0x03, CX
+	SUBQ       CX, R9
+	SHRQ       $0x03, CX
+	VMOVDQU    (R9), Y15
+	CMPQ       R8, $0x00000000
+	JLE        ttz0
+	VMASKMOVPD (AX), Y15, Y0
+	CMPQ       R8, $0x00000001
+	JLE        ttz1
+	VMASKMOVPD (AX)(R10*1), Y15, Y1
+	CMPQ       R8, $0x00000002
+	JLE        ttz2
+	VMASKMOVPD (AX)(R10*2), Y15, Y2
+	CMPQ       R8, $0x00000003
+	JLE        ttz3
+	VMASKMOVPD (AX)(R11*1), Y15, Y3
+	JMP        ttloaded
+
+ttz0:
+	VXORPS Y0, Y0, Y0
+
+ttz1:
+	VXORPS Y1, Y1, Y1
+
+ttz2:
+	VXORPS Y2, Y2, Y2
+
+ttz3:
+	VXORPS Y3, Y3, Y3
+
+ttloaded:
+	VUNPCKLPD  Y1, Y0, Y4
+	VUNPCKHPD  Y1, Y0, Y5
+	VUNPCKLPD  Y3, Y2, Y6
+	VUNPCKHPD  Y3, Y2, Y7
+	VPERM2F128 $0x20, Y6, Y4, Y8
+	VPERM2F128 $0x31, Y6, Y4, Y10
+	VPERM2F128 $0x20, Y7, Y5, Y9
+	VPERM2F128 $0x31, Y7, Y5, Y11
+	VMOVUPD    Y8, (DI)
+	CMPQ       CX, $0x00000001
+	JLE        tnext
+	VMOVUPD    Y9, 64(DI)
+	CMPQ       CX, $0x00000002
+	JLE        tnext
+	VMOVUPD    Y10, 128(DI)
+	CMPQ       CX, $0x00000003
+	JLE        tnext
+	VMOVUPD    Y11, 192(DI)
+
+tnext:
+	ADDQ $0x00000020, DX
+	MOVQ DX, DI
+	MOVQ R10, CX
+	SHLQ $0x02, CX
+	ADDQ CX, SI
+	SUBQ $0x00000004, R8
+	DECQ (SP)
+	JNZ  tblock
+	RET
+
+tzero:
+	MOVQ k+24(FP), CX
+
+tzloop:
+	VXORPS  Y14, Y14, Y14
+	VMOVUPD Y14, (DI)
+	ADDQ    $0x00000040, DI
+	DECQ    CX
+	JNZ     tzloop
+	JMP     tnext
+
 scalar:
 	SHLQ $0x03, R10
 	SHLQ $0x03, R11
@@ -139,3 +276,13 @@ DATA packa_f64_8x6_avx2_rows<>+104(SB)/8, $0x0000000000000000
 DATA packa_f64_8x6_avx2_rows<>+112(SB)/8, $0x0000000000000000
 DATA packa_f64_8x6_avx2_rows<>+120(SB)/8, $0x0000000000000000
 GLOBL packa_f64_8x6_avx2_rows<>(SB), RODATA|NOPTR, $128
+
+DATA packa_f64_8x6_avx2_steps<>+0(SB)/8, $0xffffffffffffffff
+DATA packa_f64_8x6_avx2_steps<>+8(SB)/8, $0xffffffffffffffff
+DATA packa_f64_8x6_avx2_steps<>+16(SB)/8, $0xffffffffffffffff
+DATA packa_f64_8x6_avx2_steps<>+24(SB)/8, $0xffffffffffffffff
+DATA packa_f64_8x6_avx2_steps<>+32(SB)/8, $0x0000000000000000
+DATA packa_f64_8x6_avx2_steps<>+40(SB)/8, $0x0000000000000000
+DATA packa_f64_8x6_avx2_steps<>+48(SB)/8, $0x0000000000000000
+DATA packa_f64_8x6_avx2_steps<>+56(SB)/8, $0x0000000000000000
+GLOBL packa_f64_8x6_avx2_steps<>(SB), RODATA|NOPTR, $64

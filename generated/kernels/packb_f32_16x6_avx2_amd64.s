@@ -6,7 +6,7 @@
 
 // func packb_f32_16x6_avx2(dst *byte, src *byte, rows int, k int, rowStep int, kStep int)
 // Requires: AVX, CMOV
-TEXT ·packb_f32_16x6_avx2(SB), NOSPLIT, $0-48
+TEXT ·packb_f32_16x6_avx2(SB), NOSPLIT, $8-48
 	MOVQ  dst+0(FP), DI
 	MOVQ  src+8(FP), SI
 	MOVQ  rows+16(FP), R8
@@ -36,6 +36,7 @@ copy:
 	MOVQ    $0x00000006, AX
 	SUBQ    R8, AX
 	VMOVDQU (BX)(AX*4), Y15
+	DECQ    R9
 	MOVQ    R9, CX
 	MOVQ    R9, DX
 	SHRQ    $0x02, CX
@@ -45,48 +46,251 @@ copy:
 	PCALIGN $0x20
 
 cloop:
-	VMASKMOVPS   (SI), Y15, Y0
-	VMOVUPS      X0, (DI)
-	VEXTRACTF128 $0x01, Y0, X14
-	VMOVSD       X14, 16(DI)
-	ADDQ         R11, SI
-	VMASKMOVPS   (SI), Y15, Y1
-	VMOVUPS      X1, 24(DI)
-	VEXTRACTF128 $0x01, Y1, X14
-	VMOVSD       X14, 40(DI)
-	ADDQ         R11, SI
-	VMASKMOVPS   (SI), Y15, Y2
-	VMOVUPS      X2, 48(DI)
-	VEXTRACTF128 $0x01, Y2, X14
-	VMOVSD       X14, 64(DI)
-	ADDQ         R11, SI
-	VMASKMOVPS   (SI), Y15, Y3
-	VMOVUPS      X3, 72(DI)
-	VEXTRACTF128 $0x01, Y3, X14
-	VMOVSD       X14, 88(DI)
-	ADDQ         R11, SI
-	ADDQ         $0x00000060, DI
-	DECQ         CX
-	JNZ          cloop
+	VMASKMOVPS (SI), Y15, Y0
+	VMOVUPS    Y0, (DI)
+	ADDQ       R11, SI
+	VMASKMOVPS (SI), Y15, Y1
+	VMOVUPS    Y1, 24(DI)
+	ADDQ       R11, SI
+	VMASKMOVPS (SI), Y15, Y2
+	VMOVUPS    Y2, 48(DI)
+	ADDQ       R11, SI
+	VMASKMOVPS (SI), Y15, Y3
+	VMOVUPS    Y3, 72(DI)
+	ADDQ       R11, SI
+	ADDQ       $0x00000060, DI
+	DECQ       CX
+	JNZ        cloop
 
 crem:
 	TESTQ DX, DX
 	JZ    cdone
 
 cremloop:
+	VMASKMOVPS (SI), Y15, Y0
+	VMOVUPS    Y0, (DI)
+	ADDQ       R11, SI
+	ADDQ       $0x00000018, DI
+	DECQ       DX
+	JNZ        cremloop
+
+cdone:
 	VMASKMOVPS   (SI), Y15, Y0
 	VMOVUPS      X0, (DI)
 	VEXTRACTF128 $0x01, Y0, X14
 	VMOVSD       X14, 16(DI)
-	ADDQ         R11, SI
-	ADDQ         $0x00000018, DI
-	DECQ         DX
-	JNZ          cremloop
-
-cdone:
 	RET
 
 transpose:
+	SHLQ    $0x02, R10
+	LEAQ    (R10)(R10*2), R11
+	MOVQ    DI, DX
+	MOVQ    SI, AX
+	LEAQ    (AX)(R10*4), BX
+	MOVQ    k+24(FP), CX
+	DECQ    CX
+	SHRQ    $0x03, CX
+	JZ      ttail
+	PCALIGN $0x20
+
+tloop:
+	CMPQ    R8, $0x00000000
+	JLE     tlz0
+	VMOVUPS (AX), Y0
+	CMPQ    R8, $0x00000001
+	JLE     tlz1
+	VMOVUPS (AX)(R10*1), Y1
+	CMPQ    R8, $0x00000002
+	JLE     tlz2
+	VMOVUPS (AX)(R10*2), Y2
+	CMPQ    R8, $0x00000003
+	JLE     tlz3
+	VMOVUPS (AX)(R11*1), Y3
+	CMPQ    R8, $0x00000004
+	JLE     tlz4
+	VMOVUPS (BX), Y4
+	CMPQ    R8, $0x00000005
+	JLE     tlz5
+	VMOVUPS (BX)(R10*1), Y5
+	JMP     tlloaded
+
+tlz0:
+	VXORPS Y0, Y0, Y0
+
+tlz1:
+	VXORPS Y1, Y1, Y1
+
+tlz2:
+	VXORPS Y2, Y2, Y2
+
+tlz3:
+	VXORPS Y3, Y3, Y3
+
+tlz4:
+	VXORPS Y4, Y4, Y4
+
+tlz5:
+	VXORPS Y5, Y5, Y5
+
+tlloaded:
+	VXORPS     Y6, Y6, Y6
+	VXORPS     Y7, Y7, Y7
+	VUNPCKLPS  Y1, Y0, Y8
+	VUNPCKHPS  Y1, Y0, Y9
+	VUNPCKLPS  Y3, Y2, Y10
+	VUNPCKHPS  Y3, Y2, Y11
+	VUNPCKLPS  Y5, Y4, Y12
+	VUNPCKHPS  Y5, Y4, Y13
+	VUNPCKLPS  Y7, Y6, Y14
+	VUNPCKHPS  Y7, Y6, Y15
+	VUNPCKLPD  Y10, Y8, Y0
+	VUNPCKHPD  Y10, Y8, Y1
+	VUNPCKLPD  Y11, Y9, Y2
+	VUNPCKHPD  Y11, Y9, Y3
+	VUNPCKLPD  Y14, Y12, Y4
+	VUNPCKHPD  Y14, Y12, Y5
+	VUNPCKLPD  Y15, Y13, Y6
+	VUNPCKHPD  Y15, Y13, Y7
+	VPERM2F128 $0x20, Y4, Y0, Y8
+	VPERM2F128 $0x31, Y4, Y0, Y12
+	VPERM2F128 $0x20, Y5, Y1, Y9
+	VPERM2F128 $0x31, Y5, Y1, Y13
+	VPERM2F128 $0x20, Y6, Y2, Y10
+	VPERM2F128 $0x31, Y6, Y2, Y14
+	VPERM2F128 $0x20, Y7, Y3, Y11
+	VPERM2F128 $0x31, Y7, Y3, Y15
+	VMOVUPS    Y8, (DI)
+	VMOVUPS    Y9, 24(DI)
+	VMOVUPS    Y10, 48(DI)
+	VMOVUPS    Y11, 72(DI)
+	VMOVUPS    Y12, 96(DI)
+	VMOVUPS    Y13, 120(DI)
+	VMOVUPS    Y14, 144(DI)
+	VMOVUPS    Y15, 168(DI)
+	ADDQ       $0x00000020, AX
+	ADDQ       $0x00000020, BX
+	ADDQ       $0x000000c0, DI
+	DECQ       CX
+	JNZ        tloop
+
+ttail:
+	MOVQ       k+24(FP), CX
+	DECQ       CX
+	ANDQ       $0x00000007, CX
+	INCQ       CX
+	LEAQ       packb_f32_16x6_avx2_steps<>+0(SB), R9
+	ADDQ       $0x00000020, R9
+	SHLQ       $0x02, CX
+	SUBQ       CX, R9
+	SHRQ       $0x02, CX
+	VMOVDQU    (R9), Y15
+	CMPQ       R8, $0x00000000
+	JLE        ttz0
+	VMASKMOVPS (AX), Y15, Y0
+	CMPQ       R8, $0x00000001
+	JLE        ttz1
+	VMASKMOVPS (AX)(R10*1), Y15, Y1
+	CMPQ       R8, $0x00000002
+	JLE        ttz2
+	VMASKMOVPS (AX)(R10*2), Y15, Y2
+	CMPQ       R8, $0x00000003
+	JLE        ttz3
+	VMASKMOVPS (AX)(R11*1), Y15, Y3
+	CMPQ       R8, $0x00000004
+	JLE        ttz4
+	VMASKMOVPS (BX), Y15, Y4
+	CMPQ       R8, $0x00000005
+	JLE        ttz5
+	VMASKMOVPS (BX)(R10*1), Y15, Y5
+	JMP        ttloaded
+
+ttz0:
+	VXORPS Y0, Y0, Y0
+
+ttz1:
+	VXORPS Y1, Y1, Y1
+
+ttz2:
+	VXORPS Y2, Y2, Y2
+
+ttz3:
+	VXORPS Y3, Y3, Y3
+
+ttz4:
+	VXORPS Y4, Y4, Y4
+
+ttz5:
+	VXORPS Y5, Y5, Y5
+
+ttloaded:
+	VXORPS       Y6, Y6, Y6
+	VXORPS       Y7, Y7, Y7
+	VUNPCKLPS    Y1, Y0, Y8
+	VUNPCKHPS    Y1, Y0, Y9
+	VUNPCKLPS    Y3, Y2, Y10
+	VUNPCKHPS    Y3, Y2, Y11
+	VUNPCKLPS    Y5, Y4, Y12
+	VUNPCKHPS    Y5, Y4, Y13
+	VUNPCKLPS    Y7, Y6, Y14
+	VUNPCKHPS    Y7, Y6, Y15
+	VUNPCKLPD    Y10, Y8, Y0
+	VUNPCKHPD    Y10, Y8, Y1
+	VUNPCKLPD    Y11, Y9, Y2
+	VUNPCKHPD    Y11, Y9, Y3
+	VUNPCKLPD    Y14, Y12, Y4
+	VUNPCKHPD    Y14, Y12, Y5
+	VUNPCKLPD    Y15, Y13, Y6
+	VUNPCKHPD    Y15, Y13, Y7
+	VPERM2F128   $0x20, Y4, Y0, Y8
+	VPERM2F128   $0x31, Y4, Y0, Y12
+	VPERM2F128   $0x20, Y5, Y1, Y9
+	VPERM2F128   $0x31, Y5, Y1, Y13
+	VPERM2F128   $0x20, Y6, Y2, Y10
+	VPERM2F128   $0x31, Y6, Y2, Y14
+	VPERM2F128   $0x20, Y7, Y3, Y11
+	VPERM2F128   $0x31, Y7, Y3, Y15
+	VMOVUPS      X8, (DI)
+	VEXTRACTF128 $0x01, Y8, X0
+	VMOVSD       X0, 16(DI)
+	CMPQ         CX, $0x00000001
+	JLE          tnext
+	VMOVUPS      X9, 24(DI)
+	VEXTRACTF128 $0x01, Y9, X0
+	VMOVSD       X0, 40(DI)
+	CMPQ         CX, $0x00000002
+	JLE          tnext
+	VMOVUPS      X10, 48(DI)
+	VEXTRACTF128 $0x01, Y10, X0
+	VMOVSD       X0, 64(DI)
+	CMPQ         CX, $0x00000003
+	JLE          tnext
+	VMOVUPS      X11, 72(DI)
+	VEXTRACTF128 $0x01, Y11, X0
+	VMOVSD       X0, 88(DI)
+	CMPQ         CX, $0x00000004
+	JLE          tnext
+	VMOVUPS      X12, 96(DI)
+	VEXTRACTF128 $0x01, Y12, X0
+	VMOVSD       X0, 112(DI)
+	CMPQ         CX, $0x00000005
+	JLE          tnext
+	VMOVUPS      X13, 120(DI)
+	VEXTRACTF128 $0x01, Y13, X0
+	VMOVSD       X0, 136(DI)
+	CMPQ         CX, $0x00000006
+	JLE          tnext
+	VMOVUPS      X14, 144(DI)
+	VEXTRACTF128 $0x01, Y14, X0
+	VMOVSD       X0, 160(DI)
+	CMPQ         CX, $0x00000007
+	JLE          tnext
+	VMOVUPS      X15, 168(DI)
+	VEXTRACTF128 $0x01, Y15, X0
+	VMOVSD       X0, 184(DI)
+
+tnext:
+	RET
+
 scalar:
 	SHLQ $0x02, R10
 	SHLQ $0x02, R11
@@ -134,3 +338,21 @@ DATA packb_f32_16x6_avx2_rows<>+36(SB)/4, $0x00000000
 DATA packb_f32_16x6_avx2_rows<>+40(SB)/4, $0x00000000
 DATA packb_f32_16x6_avx2_rows<>+44(SB)/4, $0x00000000
 GLOBL packb_f32_16x6_avx2_rows<>(SB), RODATA|NOPTR, $48
+
+DATA packb_f32_16x6_avx2_steps<>+0(SB)/4, $0xffffffff
+DATA packb_f32_16x6_avx2_steps<>+4(SB)/4, $0xffffffff
+DATA packb_f32_16x6_avx2_steps<>+8(SB)/4, $0xffffffff
+DATA packb_f32_16x6_avx2_steps<>+12(SB)/4, $0xffffffff
+DATA packb_f32_16x6_avx2_steps<>+16(SB)/4, $0xffffffff
+DATA packb_f32_16x6_avx2_steps<>+20(SB)/4, $0xffffffff
+DATA packb_f32_16x6_avx2_steps<>+24(SB)/4, $0xffffffff
+DATA packb_f32_16x6_avx2_steps<>+28(SB)/4, $0xffffffff
+DATA packb_f32_16x6_avx2_steps<>+32(SB)/4, $0x00000000
+DATA packb_f32_16x6_avx2_steps<>+36(SB)/4, $0x00000000
+DATA packb_f32_16x6_avx2_steps<>+40(SB)/4, $0x00000000
+DATA packb_f32_16x6_avx2_steps<>+44(SB)/4, $0x00000000
+DATA packb_f32_16x6_avx2_steps<>+48(SB)/4, $0x00000000
+DATA packb_f32_16x6_avx2_steps<>+52(SB)/4, $0x00000000
+DATA packb_f32_16x6_avx2_steps<>+56(SB)/4, $0x00000000
+DATA packb_f32_16x6_avx2_steps<>+60(SB)/4, $0x00000000
+GLOBL packb_f32_16x6_avx2_steps<>(SB), RODATA|NOPTR, $64

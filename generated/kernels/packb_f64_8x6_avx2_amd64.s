@@ -6,7 +6,7 @@
 
 // func packb_f64_8x6_avx2(dst *byte, src *byte, rows int, k int, rowStep int, kStep int)
 // Requires: AVX, CMOV
-TEXT ·packb_f64_8x6_avx2(SB), NOSPLIT, $0-48
+TEXT ·packb_f64_8x6_avx2(SB), NOSPLIT, $8-48
 	MOVQ  dst+0(FP), DI
 	MOVQ  src+8(FP), SI
 	MOVQ  rows+16(FP), R8
@@ -88,6 +88,161 @@ cdone:
 	RET
 
 transpose:
+	SHLQ    $0x03, R10
+	LEAQ    (R10)(R10*2), R11
+	MOVQ    DI, DX
+	MOVQ    SI, AX
+	LEAQ    (AX)(R10*4), BX
+	MOVQ    k+24(FP), CX
+	SHRQ    $0x02, CX
+	JZ      ttail
+	PCALIGN $0x20
+
+tloop:
+	CMPQ    R8, $0x00000000
+	JLE     tlz0
+	VMOVUPD (AX), Y0
+	CMPQ    R8, $0x00000001
+	JLE     tlz1
+	VMOVUPD (AX)(R10*1), Y1
+	CMPQ    R8, $0x00000002
+	JLE     tlz2
+	VMOVUPD (AX)(R10*2), Y2
+	CMPQ    R8, $0x00000003
+	JLE     tlz3
+	VMOVUPD (AX)(R11*1), Y3
+	CMPQ    R8, $0x00000004
+	JLE     tlz4
+	VMOVUPD (BX), Y4
+	CMPQ    R8, $0x00000005
+	JLE     tlz5
+	VMOVUPD (BX)(R10*1), Y5
+	JMP     tlloaded
+
+tlz0:
+	VXORPS Y0, Y0, Y0
+
+tlz1:
+	VXORPS Y1, Y1, Y1
+
+tlz2:
+	VXORPS Y2, Y2, Y2
+
+tlz3:
+	VXORPS Y3, Y3, Y3
+
+tlz4:
+	VXORPS Y4, Y4, Y4
+
+tlz5:
+	VXORPS Y5, Y5, Y5
+
+tlloaded:
+	VUNPCKLPD    Y1, Y0, Y8
+	VUNPCKHPD    Y1, Y0, Y9
+	VUNPCKLPD    Y3, Y2, Y10
+	VUNPCKHPD    Y3, Y2, Y11
+	VPERM2F128   $0x20, Y10, Y8, Y12
+	VPERM2F128   $0x31, Y10, Y8, Y14
+	VPERM2F128   $0x20, Y11, Y9, Y13
+	VPERM2F128   $0x31, Y11, Y9, Y15
+	VUNPCKLPD    Y5, Y4, Y6
+	VUNPCKHPD    Y5, Y4, Y7
+	VEXTRACTF128 $0x01, Y6, X4
+	VEXTRACTF128 $0x01, Y7, X5
+	VMOVUPD      Y12, (DI)
+	VMOVUPD      X6, 32(DI)
+	VMOVUPD      Y13, 48(DI)
+	VMOVUPD      X7, 80(DI)
+	VMOVUPD      Y14, 96(DI)
+	VMOVUPD      X4, 128(DI)
+	VMOVUPD      Y15, 144(DI)
+	VMOVUPD      X5, 176(DI)
+	ADDQ         $0x00000020, AX
+	ADDQ         $0x00000020, BX
+	ADDQ         $0x000000c0, DI
+	DECQ         CX
+	JNZ          tloop
+
+ttail:
+	MOVQ       k+24(FP), CX
+	ANDQ       $0x00000003, CX
+	JZ         tnext
+	LEAQ       packb_f64_8x6_avx2_steps<>+0(SB), R9
+	ADDQ       $0x00000020, R9
+	SHLQ       $0x03, CX
+	SUBQ       CX, R9
+	SHRQ       $0x03, CX
+	VMOVDQU    (R9), Y15
+	CMPQ       R8, $0x00000000
+	JLE        ttz0
+	VMASKMOVPD (AX), Y15, Y0
+	CMPQ       R8, $0x00000001
+	JLE        ttz1
+	VMASKMOVPD (AX)(R10*1), Y15, Y1
+	CMPQ       R8, $0x00000002
+	JLE        ttz2
+	VMASKMOVPD (AX)(R10*2), Y15, Y2
+	CMPQ       R8, $0x00000003
+	JLE        ttz3
+	VMASKMOVPD (AX)(R11*1), Y15, Y3
+	CMPQ       R8, $0x00000004
+	JLE        ttz4
+	VMASKMOVPD (BX), Y15, Y4
+	CMPQ       R8, $0x00000005
+	JLE        ttz5
+	VMASKMOVPD (BX)(R10*1), Y15, Y5
+	JMP        ttloaded
+
+ttz0:
+	VXORPS Y0, Y0, Y0
+
+ttz1:
+	VXORPS Y1, Y1, Y1
+
+ttz2:
+	VXORPS Y2, Y2, Y2
+
+ttz3:
+	VXORPS Y3, Y3, Y3
+
+ttz4:
+	VXORPS Y4, Y4, Y4
+
+ttz5:
+	VXORPS Y5, Y5, Y5
+
+ttloaded:
+	VUNPCKLPD    Y1, Y0, Y8
+	VUNPCKHPD    Y1, Y0, Y9
+	VUNPCKLPD    Y3, Y2, Y10
+	VUNPCKHPD    Y3, Y2, Y11
+	VPERM2F128   $0x20, Y10, Y8, Y12
+	VPERM2F128   $0x31, Y10, Y8, Y14
+	VPERM2F128   $0x20, Y11, Y9, Y13
+	VPERM2F128   $0x31, Y11, Y9, Y15
+	VUNPCKLPD    Y5, Y4, Y6
+	VUNPCKHPD    Y5, Y4, Y7
+	VEXTRACTF128 $0x01, Y6, X4
+	VEXTRACTF128 $0x01, Y7, X5
+	VMOVUPD      Y12, (DI)
+	VMOVUPD      X6, 32(DI)
+	CMPQ         CX, $0x00000001
+	JLE          tnext
+	VMOVUPD      Y13, 48(DI)
+	VMOVUPD      X7, 80(DI)
+	CMPQ         CX, $0x00000002
+	JLE          tnext
+	VMOVUPD      Y14, 96(DI)
+	VMOVUPD      X4, 128(DI)
+	CMPQ         CX, $0x00000003
+	JLE          tnext
+	VMOVUPD      Y15, 144(DI)
+	VMOVUPD      X5, 176(DI)
+
+tnext:
+	RET
+
 scalar:
 	SHLQ $0x03, R10
 	SHLQ $0x03, R11
@@ -135,3 +290,13 @@ DATA packb_f64_8x6_avx2_rows<>+72(SB)/8, $0x0000000000000000
 DATA packb_f64_8x6_avx2_rows<>+80(SB)/8, $0x0000000000000000
 DATA packb_f64_8x6_avx2_rows<>+88(SB)/8, $0x0000000000000000
 GLOBL packb_f64_8x6_avx2_rows<>(SB), RODATA|NOPTR, $96
+
+DATA packb_f64_8x6_avx2_steps<>+0(SB)/8, $0xffffffffffffffff
+DATA packb_f64_8x6_avx2_steps<>+8(SB)/8, $0xffffffffffffffff
+DATA packb_f64_8x6_avx2_steps<>+16(SB)/8, $0xffffffffffffffff
+DATA packb_f64_8x6_avx2_steps<>+24(SB)/8, $0xffffffffffffffff
+DATA packb_f64_8x6_avx2_steps<>+32(SB)/8, $0x0000000000000000
+DATA packb_f64_8x6_avx2_steps<>+40(SB)/8, $0x0000000000000000
+DATA packb_f64_8x6_avx2_steps<>+48(SB)/8, $0x0000000000000000
+DATA packb_f64_8x6_avx2_steps<>+56(SB)/8, $0x0000000000000000
+GLOBL packb_f64_8x6_avx2_steps<>(SB), RODATA|NOPTR, $64
