@@ -49,6 +49,7 @@ type call struct {
 	// elements.
 	members, units, unitCols int
 	batchPar                 bool
+	direct                   bool // the direct path: nothing packed
 	sync                     teamSync
 	req                      workspace.Req
 	lease                    *workspace.TeamLease

@@ -60,17 +60,24 @@ type memberState struct {
 // member runs team member r's share of the call.
 func (c *call) member(r int, bufs workspace.WorkerBufs) {
 	p := c.plan
-	ms := memberState{id: r, sc: carveScatter(bufs.Scatter, c.blk), bufs: bufs}
+	ms := memberState{id: r, bufs: bufs}
+	if !c.direct {
+		ms.sc = carveScatter(bufs.Scatter, c.blk)
+	}
 	b0, b1 := 0, p.Batch.Size
 	if c.batchPar {
 		// A team of one per member, each with its own batch elements and
 		// its own panel.
 		b0, b1 = split(p.Batch.Size, c.members, r, 1)
 		ms.id, ms.solo = 0, true
-		ms.panels = [2][]byte{c.panels[r], c.panels[r]}
+		if !c.direct {
+			ms.panels = [2][]byte{c.panels[r], c.panels[r]}
+		}
 	} else {
 		ms.solo = c.members == 1
-		ms.panels = [2][]byte{c.panels[0], c.panels[len(c.panels)-1]}
+		if !c.direct {
+			ms.panels = [2][]byte{c.panels[0], c.panels[len(c.panels)-1]}
+		}
 	}
 	for bi := b0; bi < b1; bi++ {
 		var off [3]int
@@ -79,11 +86,16 @@ func (c *call) member(r int, bufs workspace.WorkerBufs) {
 				off[o] = offsetAt(p.Batch.Ext, p.Batch.S[o], bi)
 			}
 		}
-		if p.K.Size == 0 {
+		switch {
+		case p.K.Size == 0:
 			c.scaleC(&ms, off[opC])
-			continue
+		case c.direct && ms.solo:
+			c.directGemm(0, 1, off)
+		case c.direct:
+			c.directGemm(r, c.members, off)
+		default:
+			c.gemm(&ms, off)
 		}
-		c.gemm(&ms, off)
 	}
 }
 
@@ -124,9 +136,7 @@ func (c *call) gemm(ms *memberState, off [3]int) {
 				waitUntil(func() bool { return t.minDone() >= round-1 })
 			}
 			if s0, s1 := split(nSl, members, ms.id, 1); s0 < s1 {
-				j0, j1 := s0*b.NR, min(s1*b.NR, nc)
-				c.ops.PackB(&panel[s0*b.NR*kc*c.cf*c.rsize], (*byte)(bBase), b.NR, j1-j0, kc,
-					sc.bCol[j0:j1], sc.bColBS[s0:s1], kB, uniformStep(kB), c.alphaB)
+				c.packB(panel, bBase, sc, kB, s0, s1, nc, kc)
 			}
 			if !ms.solo {
 				c.sync.ready[ms.id].Store(round + 1)
@@ -156,8 +166,7 @@ func (c *call) gemm(ms *memberState, off [3]int) {
 					BlockStrides(sc.aRowBS[:mSl], sc.aRow[:mc], b.MR)
 					Offsets(sc.cRow[:mc], p.M.Ext, p.M.S[opC], ic)
 					BlockStrides(sc.cRowBS[:mSl], sc.cRow[:mc], b.MR)
-					c.ops.PackA(&ms.bufs.A[0], (*byte)(aBase), b.MR, mc, kc,
-						sc.aRow[:mc], sc.aRowBS[:mSl], kA, kStrideA, nil)
+					c.packA(ms.bufs.A, aBase, sc, kA, kStrideA, mc, kc)
 					ms.packed = ic
 				}
 				c.macroKernel(sc, ms.bufs, panel, cBase, kc, mc, s0, s1, nc, pc == 0)
@@ -170,6 +179,58 @@ func (c *call) gemm(ms *memberState, off [3]int) {
 			}
 		}
 	}
+}
+
+// packB packs slivers [s0, s1) of a panel of nc columns: through the
+// kernel row's assembly packer when every sliver is strided in a way it is
+// fast for (unit column or unit depth step), else through the typed packer.
+func (c *call) packB(panel []byte, bBase unsafe.Pointer, sc *scatter, kB []int64, s0, s1, nc, kc int) {
+	b := c.blk
+	j0, j1 := s0*b.NR, min(s1*b.NR, nc)
+	dst := panel[s0*b.NR*kc*c.cf*c.rsize:]
+	kStride := uniformStep(kB)
+	if pk := c.kern.PackB; pk != nil && c.cf == 1 && fastSteps(sc.bColBS[s0:s1], kStride) {
+		sliver := b.NR * kc * c.rsize
+		for s := s0; s < s1; s++ {
+			j := s * b.NR
+			src := unsafe.Add(bBase, (sc.bCol[j]+kB[0])*int64(c.tsize))
+			pk(&dst[(s-s0)*sliver], (*byte)(src), min(b.NR, nc-j), kc, int(sc.bColBS[s]), int(kStride))
+		}
+		return
+	}
+	c.ops.PackB(&dst[0], (*byte)(bBase), b.NR, j1-j0, kc,
+		sc.bCol[j0:j1], sc.bColBS[s0:s1], kB, kStride, c.alphaB)
+}
+
+// packA packs an MC block of A, like packB.
+func (c *call) packA(dst []byte, aBase unsafe.Pointer, sc *scatter, kA []int64, kStride int64, mc, kc int) {
+	b := c.blk
+	mSl := ceilDiv(mc, b.MR)
+	if pk := c.kern.PackA; pk != nil && c.cf == 1 && fastSteps(sc.aRowBS[:mSl], kStride) {
+		sliver := b.MR * kc * c.rsize
+		for t := 0; t < mSl; t++ {
+			i := t * b.MR
+			src := unsafe.Add(aBase, (sc.aRow[i]+kA[0])*int64(c.tsize))
+			pk(&dst[t*sliver], (*byte)(src), min(b.MR, mc-i), kc, int(sc.aRowBS[t]), int(kStride))
+		}
+		return
+	}
+	c.ops.PackA(&dst[0], (*byte)(aBase), b.MR, mc, kc,
+		sc.aRow[:mc], sc.aRowBS[:mSl], kA, kStride, nil)
+}
+
+// fastSteps reports whether the assembly packers are fast for slivers with
+// these steps: strided, with a unit step along the slivers or along depth.
+func fastSteps(steps []int64, kStride int64) bool {
+	if kStride == 0 {
+		return false
+	}
+	for _, st := range steps {
+		if st == 0 || st != 1 && kStride != 1 {
+			return false
+		}
+	}
+	return true
 }
 
 // waitUnit waits until unit u may run in round: the parts of the panel

@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/tcontract/tcontract/generated/typed"
+	"github.com/tcontract/tcontract/workspace"
 )
 
 // blocking is one call's blocking in elements of T.
@@ -41,6 +42,10 @@ func (p *Pool) Run(spec string, t *typed.Ops, ops *[3]Operand, alpha, beta unsaf
 	}
 	c.bind(p, plan, t, ops, alpha, beta)
 	c.chooseTeam()
+	if c.direct {
+		c.req = workspace.Req{}
+		return c.runTeam(h)
+	}
 	// Panels: one per member running alone over its batch elements, or two
 	// that a shared team's rounds alternate between.
 	nPanels := 1
@@ -62,13 +67,19 @@ func (p *Pool) Run(spec string, t *typed.Ops, ops *[3]Operand, alpha, beta unsaf
 	} else {
 		c.panels = append(c.panels, nil)
 	}
+	return c.runTeam(h)
+}
+
+// runTeam hands members 1.. to the helpers, runs member 0 on the calling
+// goroutine, and waits for the helpers.
+func (c *call) runTeam(h *workspace.Worker) error {
 	c.pending.Store(int32(len(c.helpers)))
 	for i, w := range c.helpers {
 		w.start(c, i+1)
 	}
 	c.runMember(0, h)
 	c.wait()
-	p.release(c)
+	c.pool.release(c)
 	return nil
 }
 
@@ -148,6 +159,10 @@ func (c *call) chooseTeam() {
 	c.pool.acquire(c, want-1)
 	c.members = 1 + len(c.helpers)
 	c.batchPar = c.members > 1 && c.batchWorthwhile(c.members)
+	c.direct = c.directFits()
+	if c.direct {
+		return
+	}
 
 	kb := blocksFor(c.kern)
 	mcMax := max(mr, kb.MC/c.cf/mr*mr)

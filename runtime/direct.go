@@ -1,0 +1,79 @@
+package runtime
+
+import "unsafe"
+
+// The direct path runs small products without packing: the direct kernels
+// read A and B where they lie (A with unit row stride, B with any strides)
+// and write C. Packing a product of a few microseconds costs about as much
+// as computing it; reading the operands in place costs nothing when they fit
+// in cache, which is when the product is that small.
+
+// directMaxABytes bounds the A a direct product reads per KC step: it is
+// read again for every column tile, so it must stay in L2.
+const directMaxABytes = 256 << 10
+
+// directKC is the depth of one direct step: the kernel walks B's columns and
+// A's rows along it, and a longer step only adds to what must stay cached.
+const directKC = 512
+
+// directFits reports whether the call can and should run the direct path:
+// a real type on a path with direct kernels, one dim per group at most,
+// A's rows adjacent (unit stride along M), and a small product.
+func (c *call) directFits() bool {
+	p := c.plan
+	if c.cf != 1 || c.kern.Direct == nil || p.K.Size == 0 {
+		return false
+	}
+	if len(p.M.Dims) > 1 || len(p.N.Dims) > 1 || len(p.K.Dims) > 1 {
+		return false
+	}
+	if len(p.M.Dims) == 1 && p.M.Dims[0].S[opA] != 1 {
+		return false
+	}
+	kc := min(p.K.Size, directKC)
+	return p.M.Size*kc*c.tsize <= directMaxABytes && p.Flops(false) <= directMaxFlops
+}
+
+// directMaxFlops is the largest product the direct path takes: beyond it,
+// packing costs little against the product and the packed kernels' better
+// cache behaviour wins.
+const directMaxFlops = 64 << 20
+
+// directGemm is one batch element's product on the direct path: this
+// member's share of the column tiles, every row tile, in steps of directKC.
+func (c *call) directGemm(member, members int, off [3]int) {
+	p := c.plan
+	mr, nr := c.kern.MR, c.kern.NR
+	stride := func(g *Group, o int) int {
+		if len(g.Dims) == 0 {
+			return 0
+		}
+		return g.Dims[0].S[o]
+	}
+	lda, rsb := stride(&p.K, opA), stride(&p.K, opB)
+	csb, rsc, csc := stride(&p.N, opB), stride(&p.M, opC), stride(&p.N, opC)
+	sz := c.tsize
+	aBase := unsafe.Add(c.base[opA], off[opA]*sz)
+	bBase := unsafe.Add(c.base[opB], off[opB]*sz)
+	cBase := unsafe.Add(c.base[opC], off[opC]*sz)
+	M, N, K := p.M.Size, p.N.Size, p.K.Size
+	t0, t1 := split(ceilDiv(N, nr), members, member, 1)
+	alpha := (*byte)(unsafe.Pointer(&c.kalpha))
+	for pc := 0; pc < K; pc += directKC {
+		kc := min(directKC, K-pc)
+		beta := (*byte)(unsafe.Pointer(&c.kbeta))
+		if pc > 0 {
+			beta = (*byte)(unsafe.Pointer(&c.kone))
+		}
+		for t := t0; t < t1; t++ {
+			j := t * nr
+			n := min(nr, N-j)
+			bp := (*byte)(unsafe.Add(bBase, (pc*rsb+j*csb)*sz))
+			for i := 0; i < M; i += mr {
+				ap := (*byte)(unsafe.Add(aBase, (i+pc*lda)*sz))
+				cp := (*byte)(unsafe.Add(cBase, (i*rsc+j*csc)*sz))
+				c.kern.Direct(kc, ap, lda, bp, rsb, csb, cp, rsc, csc, min(mr, M-i), n, alpha, beta)
+			}
+		}
+	}
+}
