@@ -73,7 +73,11 @@ func (p *Plan) Flops(complex bool) float64 {
 // NewPlan validates a contraction's spec, shapes and strides and groups its
 // labels. Bounds against the backing slices and overlap between operands are
 // checked per call (CheckCall), since they depend on offsets and addresses.
-func NewPlan(sp Spec, a, b, c View) (*Plan, error) {
+//
+// tile is the register tile (in elements of the type) the plan is for: the
+// orientation (C = A·B or Cᵀ = Bᵀ·Aᵀ) weighs how well each fills it. A zero
+// tile decides by C's strides alone.
+func NewPlan(sp Spec, a, b, c View, tile Tile) (*Plan, error) {
 	labels := [3]string{sp.A, sp.B, sp.C}
 	views := [3]*View{&a, &b, &c}
 	var strides [3][]int
@@ -180,9 +184,7 @@ func NewPlan(sp Spec, a, b, c View) (*Plan, error) {
 		return nil, fmt.Errorf("%w: the index space of C overflows", ErrBounds)
 	}
 
-	// The kernel keeps C's columns in vector registers, so C's fastest dim
-	// belongs in M: when it is in N, compute Cᵀ = Bᵀ·Aᵀ instead.
-	if minAbsStride(p.N.Dims, opC) < minAbsStride(p.M.Dims, opC) {
+	if p.swapPays(tile) {
 		p.Swapped = true
 		p.M, p.N = p.N, p.M
 		for _, g := range []*Group{&p.Batch, &p.M, &p.N, &p.K} {
@@ -193,6 +195,42 @@ func NewPlan(sp Spec, a, b, c View) (*Plan, error) {
 		}
 	}
 	return p, nil
+}
+
+// Tile is a register tile in elements: MR rows (the vector direction) by NR
+// columns.
+type Tile struct{ MR, NR int }
+
+// swapPays decides the orientation. The kernel keeps C's columns in vector
+// registers, so C's fastest dim belongs in M: a C whose rows are not
+// adjacent is written element by element, which costs about a tile's worth
+// of cycles per tile (a share of 32 against the depth). But a short M
+// wastes rows of every tile: Cᵀ is computed instead when it fills the
+// tiles enough better to pay for that.
+func (p *Plan) swapPays(t Tile) bool {
+	unitM := minAbsStride(p.M.Dims, opC) < minAbsStride(p.N.Dims, opC)
+	unitN := minAbsStride(p.N.Dims, opC) < minAbsStride(p.M.Dims, opC)
+	if t.MR <= 0 || t.NR <= 0 {
+		return unitN
+	}
+	depth := float64(min(max(p.K.Size, 1), 384))
+	strided := depth / (depth + 32)
+	score := func(m, n int, unit bool) float64 {
+		s := fill(m, t.MR) * fill(n, t.NR)
+		if !unit {
+			s *= strided
+		}
+		return s
+	}
+	return score(p.N.Size, p.M.Size, unitN) > score(p.M.Size, p.N.Size, unitM)
+}
+
+// fill is the share of tile rows (or columns) that x rows use.
+func fill(x, t int) float64 {
+	if x <= 0 {
+		return 1
+	}
+	return float64(x) / float64(ceilDiv(x, t)*t)
 }
 
 // resolveStrides returns explicit strides: a copy of given, or dense

@@ -13,7 +13,7 @@ func mustPlan(t *testing.T, spec string, a, b, c View) *Plan {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := NewPlan(sp, a, b, c)
+	p, err := NewPlan(sp, a, b, c, Tile{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func TestPlanErrors(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := NewPlan(sp, k.a, k.b, k.c); !errors.Is(err, k.want) {
+		if _, err := NewPlan(sp, k.a, k.b, k.c, Tile{}); !errors.Is(err, k.want) {
 			t.Errorf("%s %v: err = %v, want %v", k.spec, k.a, err, k.want)
 		}
 	}
@@ -160,5 +160,27 @@ func TestSplitAndBalance(t *testing.T) {
 	}
 	if b := balance(100, 320, 32); b != 128 {
 		t.Errorf("balance(100, 320, 32) = %d, want 128", b)
+	}
+}
+
+// A short M wastes most of every tile: with C written element by element
+// instead, the other orientation wins.
+func TestPlanOrientationWeighsTiles(t *testing.T) {
+	sp, _ := ParseSpec("bda,dc->abc")
+	a, b, c := dense(312, 312, 312), dense(312, 24), dense(312, 312, 24)
+	p, err := NewPlan(sp, a, b, c, Tile{MR: 64, NR: 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Swapped || p.M.Size != 312*312 || p.N.Size != 24 {
+		t.Errorf("64x6 tile: %s, want M = a·b unswapped", p.describe())
+	}
+	g, _ := ParseSpec("ik,kj->ij")
+	q, err := NewPlan(g, dense(500, 300), dense(300, 400), dense(500, 400), Tile{MR: 64, NR: 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !q.Swapped {
+		t.Errorf("row-major GEMM: %s, want swapped", q.describe())
 	}
 }

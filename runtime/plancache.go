@@ -21,7 +21,7 @@ var planCache [planCacheSize]atomic.Pointer[Plan]
 
 // lookupPlan returns the plan of a spec, element type name and operand views,
 // from the cache or newly built (and then cached). Errors are not cached.
-func lookupPlan(spec, typ string, v *[3]View) (*Plan, error) {
+func lookupPlan(spec, typ string, v *[3]View, tile Tile) (*Plan, error) {
 	h := hashKey(spec, typ, v)
 	slot := &planCache[h%planCacheSize]
 	if p := slot.Load(); p != nil && p.key.matches(h, spec, typ, v) {
@@ -31,7 +31,7 @@ func lookupPlan(spec, typ string, v *[3]View) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := NewPlan(sp, v[opA], v[opB], v[opC])
+	p, err := NewPlan(sp, v[opA], v[opB], v[opC], tile)
 	if err != nil {
 		return nil, err
 	}

@@ -25,7 +25,7 @@ func (p *Pool) Run(spec string, t *typed.Ops, ops *[3]Operand, alpha, beta unsaf
 		return err
 	}
 	views := [3]View{ops[opA].View, ops[opB].View, ops[opC].View}
-	plan, err := lookupPlan(spec, t.Type.Name, &views)
+	plan, err := lookupPlan(spec, t.Type.Name, &views, tileOf(t))
 	if err != nil {
 		return err
 	}
@@ -81,6 +81,15 @@ func (c *call) runTeam(h *workspace.Worker) error {
 	c.wait()
 	c.pool.release(c)
 	return nil
+}
+
+// tileOf is the register tile of t's kernel, in elements of t.
+func tileOf(t *typed.Ops) Tile {
+	k, _ := KernelFor(t.Type.Real)
+	if t.Type.Complex {
+		return Tile{MR: k.MR / 2, NR: k.NR}
+	}
+	return Tile{MR: k.MR, NR: k.NR}
 }
 
 // bind fills the call record for one call.
