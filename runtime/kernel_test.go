@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -600,10 +601,11 @@ func checkDirect[T real](t *testing.T, k *kernels.Kernel, asm kernels.DirectFunc
 
 // The packer suite: every assembly packer this machine can run against its
 // twin and every twin against a plain loop, bit for bit, over rows 0…w,
-// depths 0…40 and around 64, 128, 256 and 300, unit, padded, negative and
+// depths 0…300, unit, padded, negative and
 // general steps (rowStep == 1 and kStep == 1 are the fast paths), the
 // source abutting a PROT_NONE page at its last (or first) element, and
-// canaries around the cache-line aligned destination.
+// canaries around the cache-line aligned destination. Depths 0…40 run every
+// row count; deeper ones a few.
 
 func TestPackers(t *testing.T) {
 	avail := Available()
@@ -646,35 +648,45 @@ var packSteps = []struct {
 	{"general", func(int, int) int { return 3 }, func(rows, _ int) int { return -(3*rows + 5) }},
 }
 
-// packDepths are the depths of the packer suite.
+// packDepths are the depths of the packer suite: 0…300.
 func packDepths() []int {
 	var ks []int
-	for k := 0; k <= 40; k++ {
+	for k := 0; k <= 300; k++ {
 		ks = append(ks, k)
 	}
-	return append(ks, 63, 64, 65, 127, 128, 129, 255, 256, 257, 299, 300)
+	return ks
 }
+
+// packAllRows reports whether depth k runs every row count: up to 40, which
+// covers every chunk and tail of up to 16 steps; deeper ones run 0, 1,
+// w/2, w−1, w and one more in turn.
+func packAllRows(k int) bool { return k <= 40 }
 
 func checkPacker[T real](t *testing.T, w int, asm, twin kernels.PackFunc) {
 	rng := rand.New(rand.NewPCG(uint64(w), 7))
 	size := int(unsafe.Sizeof(T(0)))
-	const pad = 64 / 8 // canary reals on each side of the sliver (at least a cache line)
 	cn := canary[T]()
 	pick := 0
-	for _, k := range packDepths() {
-		src := newRegion[T](t, (k+8)*(w+8)*3+16)
-		// The destination, cache-line aligned, with canaries on both sides.
-		raw := make([]T, w*k+2*64/size*2+64)
-		off := (64 - int(uintptr(unsafe.Pointer(&raw[0]))%64)) % 64 / size
-		lead := 64 / size
+	ks := packDepths()
+	maxK := slices.Max(ks)
+	src := newRegion[T](t, (maxK+8)*(w+8)*3+16)
+	// The destination, cache-line aligned, with canaries on both sides.
+	lead := 64 / size
+	raw := make([]T, w*maxK+4*lead)
+	off := (64 - int(uintptr(unsafe.Pointer(&raw[0]))%64)) % 64 / size
+	vals := make([]T, w*maxK) // element (i, p) at i + p*w
+	for i := range vals {
+		vals[i] = T(rng.Float64()*2 - 1)
+	}
+	var got, want, ref []T
+	canaries := make([]T, len(raw))
+	for i := range canaries {
+		canaries[i] = cn
+	}
+	for _, k := range ks {
 		dst := raw[off : off+lead+w*k+lead]
-		vals := make([]T, w*k) // element (i, p) at i + p*w
-		for i := range vals {
-			vals[i] = T(rng.Float64()*2 - 1)
-		}
 		for rows := 0; rows <= w; rows++ {
-			// Large depths take a few row counts each.
-			if k > 40 && rows != 0 && rows != 1 && rows != w-1 && rows != w && (rows+k)%7 != 0 {
+			if !packAllRows(k) && !slices.Contains([]int{0, 1, w / 2, w - 1, w, k % (w + 1)}, rows) {
 				continue
 			}
 			for si, st := range packSteps {
@@ -688,41 +700,58 @@ func checkPacker[T real](t *testing.T, w int, asm, twin kernels.PackFunc) {
 						buf[org+i*rs+p*ks] = vals[i+p*w]
 					}
 				}
-				name := fmt.Sprintf("rows=%d k=%d %s (rowStep %d, kStep %d) guard-at-end=%v", rows, k, st.name, rs, ks, atEnd)
-				run := func(fn kernels.PackFunc) []T {
-					for i := range dst {
-						dst[i] = cn
-					}
+				name := func() string {
+					return fmt.Sprintf("rows=%d k=%d %s (rowStep %d, kStep %d) guard-at-end=%v", rows, k, st.name, rs, ks, atEnd)
+				}
+				run := func(fn kernels.PackFunc, out []T) []T {
+					copy(dst, canaries)
 					fn(at(dst, lead), at(buf, org), rows, k, rs, ks)
 					for i := 0; i < lead; i++ {
 						if bitsOf(dst[i]) != bitsOf(cn) || bitsOf(dst[lead+w*k+i]) != bitsOf(cn) {
-							t.Fatalf("%s: wrote outside the sliver", name)
+							t.Fatalf("%s: wrote outside the sliver", name())
 						}
 					}
-					return slices.Clone(dst[lead : lead+w*k])
+					return append(out[:0], dst[lead:lead+w*k]...)
 				}
-				want := run(twin)
+				ref = ref[:0]
 				for p := 0; p < k; p++ {
-					for i := 0; i < w; i++ {
-						ref := T(0)
-						if i < rows {
-							ref = vals[i+p*w]
-						}
-						if bitsOf(want[i+p*w]) != bitsOf(ref) {
-							t.Fatalf("twin %s: (%d, %d) = %v, want %v", name, i, p, want[i+p*w], ref)
-						}
+					ref = append(ref, vals[p*w:p*w+rows]...)
+					for i := rows; i < w; i++ {
+						ref = append(ref, 0)
 					}
+				}
+				want = run(twin, want)
+				if i := firstDiff(want, ref); i >= 0 {
+					t.Fatalf("twin %s: (%d, %d) = %v, want %v", name(), i%w, i/w, want[i], ref[i])
 				}
 				if asm == nil {
 					continue
 				}
-				got := run(asm)
-				for i := range got {
-					if bitsOf(got[i]) != bitsOf(want[i]) {
-						t.Fatalf("asm %s: (%d, %d) = %v, want %v", name, i%w, i/w, got[i], want[i])
-					}
+				got = run(asm, got)
+				if i := firstDiff(got, want); i >= 0 {
+					t.Fatalf("asm %s: (%d, %d) = %v, want %v", name(), i%w, i/w, got[i], want[i])
 				}
 			}
 		}
 	}
+}
+
+// firstDiff is the first index where a and b differ bit for bit, or -1.
+func firstDiff[T real](a, b []T) int {
+	if len(a) != len(b) {
+		return min(len(a), len(b))
+	}
+	size := int(unsafe.Sizeof(T(0)))
+	asBytes := func(s []T) []byte {
+		return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*size)
+	}
+	if bytes.Equal(asBytes(a), asBytes(b)) {
+		return -1
+	}
+	for i := range a {
+		if bitsOf(a[i]) != bitsOf(b[i]) {
+			return i
+		}
+	}
+	return -1
 }

@@ -38,29 +38,49 @@ func packParams() []Code {
 	}
 }
 
-// at is *(*T)(unsafe.Add(unsafe.Pointer(base), (off)*size)).
-func at(r spec.Real, base string, off Code) *Statement {
-	return Op("*").Parens(Op("*").Add(goType(r))).Call(Qual("unsafe", "Add").Call(
-		Qual("unsafe", "Pointer").Call(Id(base)), Parens(off).Op("*").Lit(r.Size)))
+// viewFile is view.go: the helper the twins read operands through, one
+// slice per operand so that the loops index it (bounds checked, and cheap
+// under checkptr) rather than converting a pointer per element.
+func viewFile() *File {
+	f := newFile("")
+	f.Comment("view returns the reals at offsets i*s1 + j*s2 (i < n1, j < n2, strides of any sign)")
+	f.Comment("from p as one slice, and the index of p in it; nil when there are none.")
+	f.Func().Id("view").Types(Id("T").Float32().Op("|").Float64()).
+		Params(Id("p").Op("*").Byte(), List(Id("n1"), Id("s1"), Id("n2"), Id("s2")).Int()).
+		Params(Index().Id("T"), Int()).Block(
+		If(Id("n1").Op("<=").Lit(0).Op("||").Id("n2").Op("<=").Lit(0)).Block(Return(Nil(), Lit(0))),
+		Id("lo").Op(":=").Min(Lit(0), Parens(Id("n1").Op("-").Lit(1)).Op("*").Id("s1")).Op("+").
+			Min(Lit(0), Parens(Id("n2").Op("-").Lit(1)).Op("*").Id("s2")),
+		Id("hi").Op(":=").Max(Lit(0), Parens(Id("n1").Op("-").Lit(1)).Op("*").Id("s1")).Op("+").
+			Max(Lit(0), Parens(Id("n2").Op("-").Lit(1)).Op("*").Id("s2")),
+		Var().Id("z").Id("T"),
+		Id("base").Op(":=").Qual("unsafe", "Add").Call(Qual("unsafe", "Pointer").Call(Id("p")),
+			Id("lo").Op("*").Int().Call(Qual("unsafe", "Sizeof").Call(Id("z")))),
+		Return(Qual("unsafe", "Slice").Call(Parens(Op("*").Id("T")).Call(Id("base")), Id("hi").Op("-").Id("lo").Op("+").Lit(1)), Op("-").Id("lo")),
+	)
+	return f
 }
 
 // directTwin is the plain-loop reference of the direct kernel: it reads
 // only A(i,p) for i < m and B(p,j) for j < n, in place.
 func directTwin(f *File, k spec.Kernel, r spec.Real) {
 	name := directName(k) + "_go"
+	T := goType(r)
 	f.Commentf("%s is the pure-Go twin of %s: C := alpha·A·B + beta·C on", name, directName(k))
 	f.Commentf("the top-left m×n of one %d×%d tile of %s, A(i,p) at a[i+p*lda] and B(p,j) at", k.MR, k.NR, k.Real)
 	f.Comment("b[p*rsb+j*csb] read in place, as plain loops (docs/internals.md).")
 	body := []Code{
 		Const().Id("mr").Op(",").Id("nr").Op("=").List(Lit(k.MR), Lit(k.NR)),
 		List(Id("m"), Id("n")).Op("=").List(Min(Id("m"), Id("mr")), Min(Id("n"), Id("nr"))),
-		Var().Id("acc").Index(Id("nr")).Index(Id("mr")).Add(goType(r)),
+		List(Id("av"), Id("a0")).Op(":=").Id("view").Types(T).Call(Id("a"), Id("m"), Lit(1), Id("k"), Id("lda")),
+		List(Id("bv"), Id("b0")).Op(":=").Id("view").Types(T).Call(Id("b"), Id("k"), Id("rsb"), Id("n"), Id("csb")),
+		Var().Id("acc").Index(Id("nr")).Index(Id("mr")).Add(T),
 		For(Id("p").Op(":=").Lit(0), Id("p").Op("<").Id("k"), Id("p").Op("++")).Block(
 			For(Id("j").Op(":=").Lit(0), Id("j").Op("<").Id("n"), Id("j").Op("++")).Block(
-				Id("bpj").Op(":=").Add(at(r, "b", Id("p").Op("*").Id("rsb").Op("+").Id("j").Op("*").Id("csb"))),
+				Id("bpj").Op(":=").Id("bv").Index(Id("b0").Op("+").Id("p").Op("*").Id("rsb").Op("+").Id("j").Op("*").Id("csb")),
 				For(Id("i").Op(":=").Lit(0), Id("i").Op("<").Id("m"), Id("i").Op("++")).Block(
 					Id("acc").Index(Id("j")).Index(Id("i")).Op("+=").
-						Add(at(r, "a", Id("i").Op("+").Id("p").Op("*").Id("lda"))).Op("*").Id("bpj"),
+						Id("av").Index(Id("a0").Op("+").Id("i").Op("+").Id("p").Op("*").Id("lda")).Op("*").Id("bpj"),
 				),
 			),
 		),
@@ -72,18 +92,22 @@ func directTwin(f *File, k spec.Kernel, r spec.Real) {
 // packTwin is the plain-loop reference of one packer (w = MR for A, NR for B).
 func packTwin(f *File, k spec.Kernel, r spec.Real, op string, w int) {
 	name := packName(k, op) + "_go"
+	T := goType(r)
 	f.Commentf("%s is the pure-Go twin of %s: dst[p*%d+i] = src(i,p), the", name, packName(k, op), w)
 	f.Commentf("element at src[i*rowStep+p*kStep], for i < rows and p < k, and 0 for rows <= i < %d.", w)
 	f.Func().Id(name).Params(packParams()...).Block(
 		Const().Id("w").Op("=").Lit(w),
 		Id("rows").Op("=").Max(Lit(0), Min(Id("rows"), Id("w"))),
+		If(Id("k").Op("<=").Lit(0)).Block(Return()),
+		Id("d").Op(":=").Qual("unsafe", "Slice").Call(Parens(Op("*").Add(T)).Call(Qual("unsafe", "Pointer").Call(Id("dst"))), Id("w").Op("*").Id("k")),
+		List(Id("s"), Id("s0")).Op(":=").Id("view").Types(T).Call(Id("src"), Id("rows"), Id("rowStep"), Id("k"), Id("kStep")),
 		For(Id("p").Op(":=").Lit(0), Id("p").Op("<").Id("k"), Id("p").Op("++")).Block(
 			For(Id("i").Op(":=").Lit(0), Id("i").Op("<").Id("rows"), Id("i").Op("++")).Block(
-				at(r, "dst", Id("p").Op("*").Id("w").Op("+").Id("i")).Op("=").
-					Add(at(r, "src", Id("i").Op("*").Id("rowStep").Op("+").Id("p").Op("*").Id("kStep"))),
+				Id("d").Index(Id("p").Op("*").Id("w").Op("+").Id("i")).Op("=").
+					Id("s").Index(Id("s0").Op("+").Id("i").Op("*").Id("rowStep").Op("+").Id("p").Op("*").Id("kStep")),
 			),
 			For(Id("i").Op(":=").Id("rows"), Id("i").Op("<").Id("w"), Id("i").Op("++")).Block(
-				at(r, "dst", Id("p").Op("*").Id("w").Op("+").Id("i")).Op("=").Lit(0),
+				Id("d").Index(Id("p").Op("*").Id("w").Op("+").Id("i")).Op("=").Lit(0),
 			),
 		),
 	)

@@ -38,6 +38,7 @@ func main() {
 		files[k.Name()+"_twin.go"] = twinFile(k)
 	}
 	files["peak_generic.go"] = genericPeaks()
+	files["view.go"] = viewFile()
 	files["registry.go"] = registry()
 	for arch, f := range asmBindings() {
 		files["registry_"+arch+".go"] = f

@@ -39,12 +39,14 @@ func gemm_f32_64x6_avx512_go(k int, a, b, c *byte, rsc, csc, m, n int, alpha, be
 func direct_f32_64x6_avx512_go(k int, a *byte, lda int, b *byte, rsb, csb int, c *byte, rsc, csc, m, n int, alpha, beta *byte) {
 	const mr, nr = 64, 6
 	m, n = min(m, mr), min(n, nr)
+	av, a0 := view[float32](a, m, 1, k, lda)
+	bv, b0 := view[float32](b, k, rsb, n, csb)
 	var acc [nr][mr]float32
 	for p := 0; p < k; p++ {
 		for j := 0; j < n; j++ {
-			bpj := *(*float32)(unsafe.Add(unsafe.Pointer(b), (p*rsb+j*csb)*4))
+			bpj := bv[b0+p*rsb+j*csb]
 			for i := 0; i < m; i++ {
-				acc[j][i] += *(*float32)(unsafe.Add(unsafe.Pointer(a), (i+p*lda)*4)) * bpj
+				acc[j][i] += av[a0+i+p*lda] * bpj
 			}
 		}
 	}
@@ -68,12 +70,17 @@ func direct_f32_64x6_avx512_go(k int, a *byte, lda int, b *byte, rsb, csb int, c
 func packa_f32_64x6_avx512_go(dst, src *byte, rows, k, rowStep, kStep int) {
 	const w = 64
 	rows = max(0, min(rows, w))
+	if k <= 0 {
+		return
+	}
+	d := unsafe.Slice((*float32)(unsafe.Pointer(dst)), w*k)
+	s, s0 := view[float32](src, rows, rowStep, k, kStep)
 	for p := 0; p < k; p++ {
 		for i := 0; i < rows; i++ {
-			*(*float32)(unsafe.Add(unsafe.Pointer(dst), (p*w+i)*4)) = *(*float32)(unsafe.Add(unsafe.Pointer(src), (i*rowStep+p*kStep)*4))
+			d[p*w+i] = s[s0+i*rowStep+p*kStep]
 		}
 		for i := rows; i < w; i++ {
-			*(*float32)(unsafe.Add(unsafe.Pointer(dst), (p*w+i)*4)) = 0
+			d[p*w+i] = 0
 		}
 	}
 }
@@ -83,12 +90,17 @@ func packa_f32_64x6_avx512_go(dst, src *byte, rows, k, rowStep, kStep int) {
 func packb_f32_64x6_avx512_go(dst, src *byte, rows, k, rowStep, kStep int) {
 	const w = 6
 	rows = max(0, min(rows, w))
+	if k <= 0 {
+		return
+	}
+	d := unsafe.Slice((*float32)(unsafe.Pointer(dst)), w*k)
+	s, s0 := view[float32](src, rows, rowStep, k, kStep)
 	for p := 0; p < k; p++ {
 		for i := 0; i < rows; i++ {
-			*(*float32)(unsafe.Add(unsafe.Pointer(dst), (p*w+i)*4)) = *(*float32)(unsafe.Add(unsafe.Pointer(src), (i*rowStep+p*kStep)*4))
+			d[p*w+i] = s[s0+i*rowStep+p*kStep]
 		}
 		for i := rows; i < w; i++ {
-			*(*float32)(unsafe.Add(unsafe.Pointer(dst), (p*w+i)*4)) = 0
+			d[p*w+i] = 0
 		}
 	}
 }
