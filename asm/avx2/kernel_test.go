@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -51,4 +52,46 @@ func TestRejects(t *testing.T) {
 		}
 	}()
 	kernel(x86.New(spec.Kernel{ISA: spec.AVX2, Real: "float32", MR: 16, NR: 7, Unroll: 4}, 32))
+}
+
+// TestDirectTable compiles the direct kernel of every AVX2 row and checks
+// its preload paths, one loop per column count, and the shared epilogue.
+func TestDirectTable(t *testing.T) {
+	for _, k := range spec.KernelsFor(spec.AVX2) {
+		g := x86.New(k, 32)
+		direct(g)
+		labels, err := x86.CompiledLabels(g.Ctx)
+		if err != nil {
+			t.Fatalf("%s: %v", x86.DirectName(k), err)
+		}
+		want := []string{"preload", "pre0", "pre1", "kdone", "epilogue", "beta0", "strided", "done"}
+		for nv := 1; nv <= k.NR; nv++ {
+			want = append(want, fmt.Sprintf("d%dloop", nv), fmt.Sprintf("d%dremloop", nv))
+		}
+		for _, l := range want {
+			if !labels[l] {
+				t.Errorf("%s: no %s", x86.DirectName(k), l)
+			}
+		}
+	}
+}
+
+// TestPackerTable compiles both packers of every AVX2 row and checks the
+// copy, transpose and scalar paths are there.
+func TestPackerTable(t *testing.T) {
+	for _, k := range spec.KernelsFor(spec.AVX2) {
+		for _, op := range []string{"a", "b"} {
+			pk := x86.NewPacker(k, op, 32)
+			packer(pk)
+			labels, err := x86.CompiledLabels(pk.Ctx)
+			if err != nil {
+				t.Fatalf("%s: %v", x86.PackName(k, op), err)
+			}
+			for _, l := range []string{"copy", "transpose", "tloop", "ttail", "scalar"} {
+				if !labels[l] {
+					t.Errorf("%s: no %s", x86.PackName(k, op), l)
+				}
+			}
+		}
+	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/mmcloughlin/avo/build"
 	"github.com/mmcloughlin/avo/ir"
 	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/pass"
 	"github.com/mmcloughlin/avo/reg"
 
 	"github.com/tcontract/tcontract/internal/spec"
@@ -298,4 +299,24 @@ func fmas(c *build.Context, s string, m, b, acc operand.Op) {
 	} else {
 		c.VFMADD231SD(m, b, acc)
 	}
+}
+
+// CompiledLabels compiles the context's functions (avo's register and
+// operand checks run here, as when a file is written) and returns the
+// labels they define, for the generators' tests.
+func CompiledLabels(c *build.Context) (map[string]bool, error) {
+	f, err := c.Result()
+	if err != nil {
+		return nil, err
+	}
+	if err := pass.Compile.Execute(f); err != nil {
+		return nil, err
+	}
+	labels := map[string]bool{}
+	for _, fn := range f.Functions() {
+		for _, l := range fn.Labels() {
+			labels[string(l)] = true
+		}
+	}
+	return labels, nil
 }
