@@ -222,12 +222,13 @@ func benchDirect(b *testing.B, f func(b *testing.B, k *kernels.Kernel)) {
 // BenchmarkDirect runs the direct kernel over a whole n×n×n product as a
 // driver would, with nothing packed: column-major A, B and C (leading
 // dimension n), the tiles of each column block in turn, depth n in one
-// call, alpha = 1 and beta = 0; edge tiles pass their m and n.
+// call, alpha = 1 and beta = 0; edge tiles pass their m and n (n = 100
+// has them in both directions).
 func BenchmarkDirect(b *testing.B) {
 	benchDirect(b, func(b *testing.B, k *kernels.Kernel) {
 		r, _ := spec.RealByName(k.Real)
 		sz := r.Size
-		for _, n := range []int{64, 256} {
+		for _, n := range []int{64, 100, 256} {
 			a, bb, c := filled(k, n*n), filled(k, n*n), filled(k, n*n)
 			alpha := one(k)
 			beta := make([]byte, 8)

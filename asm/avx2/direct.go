@@ -12,8 +12,9 @@ import (
 
 // direct emits the row's direct kernel: the packed kernel's register tile
 // and epilogue, with A read in place (column p at a + p·lda) and B
-// broadcast from b + p·rsb + j·csb. A full tile (m == MR) loads A plainly;
-// a partial one with VMASKMOV, whose mask is reloaded from the stack into
+// broadcast from b + p·rsb + j·csb, one k loop per column count up to n. A
+// full tile (m == MR) loads A plainly; a partial one (one loop set per
+// count of vectors holding rows below m) with VMASKMOV, whose mask is reloaded from the stack into
 // the destination register itself (the tile leaves no register to hold
 // it), so rows past m are never read.
 //
@@ -105,29 +106,32 @@ func direct(g *x86.Gen) {
 	c.CMPQ(g.Arg("m"), operand.U32(k.MR))
 	c.JL(operand.LabelRef("masked"))
 	bi := 0
-	body := func(load func(v int, a reg.VecPhysical)) func(u, nv int) {
+	body := func(mv int, load func(v int, a reg.VecPhysical)) func(u, nv int) {
 		return func(u, nv int) {
-			for v := range p.a {
-				load(v, p.a[v])
+			a := p.a[:mv]
+			for v := range a {
+				load(v, a[v])
 			}
 			for j := 0; j < nv; j++ {
 				b := p.b[bi%len(p.b)]
 				bi++
 				o.Bcast(g.BAddr(j), b)
-				for v := range p.a {
-					o.FMA(p.a[v], b, p.acc(v, j))
+				for v := range a {
+					o.FMA(a[v], b, p.acc(v, j))
 				}
 			}
 		}
 	}
-	g.DirectLoops("d", body(func(v int, a reg.VecPhysical) {
+	g.DirectLoops("d", body(p.mv, func(v int, a reg.VecPhysical) {
 		o.Mov(x86.Mem(x86.A, 32*v), a)
 	}))
 	c.Label("masked")
-	g.DirectLoops("m", body(func(v int, a reg.VecPhysical) {
-		c.VMOVDQU(rowMask.Offset(32*v), a)
-		o.MaskMov(x86.Mem(x86.A, 32*v), a, a)
-	}))
+	g.RowLoops("m", func(mv int, prefix string) {
+		g.DirectLoops(prefix, body(mv, func(v int, a reg.VecPhysical) {
+			c.VMOVDQU(rowMask.Offset(32*v), a)
+			o.MaskMov(x86.Mem(x86.A, 32*v), a, a)
+		}))
+	})
 	c.Label("kdone")
 	c.TESTQ(x86.Mode, x86.Mode)
 	c.JZ(operand.LabelRef("epilogue"))

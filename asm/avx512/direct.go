@@ -13,6 +13,8 @@ import (
 // direct emits the row's direct kernel: the packed kernel's register tile
 // and epilogue, with A read in place (column p at a + p·lda, rows past m
 // masked off so they are never read) and B broadcast from b + p·rsb + j·csb.
+// There is one k loop for each count of vectors holding rows below m and
+// each column count up to n, so an edge tile does only its own FMAs.
 //
 // When rsc == 1 and alpha == 1 (the common call) the accumulators start as
 // beta·C instead of zero, so the tile ends with stores alone: no multiply
@@ -87,23 +89,25 @@ func direct(g *x86.Gen) {
 	c.Label("kloop")
 	bi := 0
 	g.DirectLoopRegs()
-	g.DirectLoops("d", func(u, nv int) {
-		set := 0
-		if u > 0 {
-			set = u % p.aSets
-		}
-		a := p.a[set*p.mv : (set+1)*p.mv]
-		for v := range a {
-			o.MovZ(x86.Mem(x86.A, 64*v), x86.Opmask(v+1), a[v])
-		}
-		for j := 0; j < nv; j++ {
-			b := p.b[bi%len(p.b)]
-			bi++
-			o.Bcast(g.BAddr(j), b)
-			for v := range a {
-				o.FMA(a[v], b, p.acc(v, j))
+	g.RowLoops("d", func(mv int, prefix string) {
+		g.DirectLoops(prefix, func(u, nv int) {
+			set := 0
+			if u > 0 {
+				set = u % p.aSets
 			}
-		}
+			a := p.a[set*p.mv : set*p.mv+mv]
+			for v := range a {
+				o.MovZ(x86.Mem(x86.A, 64*v), x86.Opmask(v+1), a[v])
+			}
+			for j := 0; j < nv; j++ {
+				b := p.b[bi%len(p.b)]
+				bi++
+				o.Bcast(g.BAddr(j), b)
+				for v := range a {
+					o.FMA(a[v], b, p.acc(v, j))
+				}
+			}
+		})
 	})
 	c.Label("kdone")
 	c.TESTQ(x86.Mode, x86.Mode)

@@ -57,6 +57,7 @@ func TestRejects(t *testing.T) {
 // TestDirectTable compiles the direct kernel of every AVX512 row and checks
 // its preload paths, one loop per column count, and the shared epilogue.
 func TestDirectTable(t *testing.T) {
+	rowFamily := map[bool]string{true: "d", false: "m"}[spec.AVX512 == spec.AVX512]
 	for _, k := range spec.KernelsFor(spec.AVX512) {
 		g := x86.New(k, 64)
 		direct(g)
@@ -66,7 +67,9 @@ func TestDirectTable(t *testing.T) {
 		}
 		want := []string{"preload", "pre0", "pre1", "kdone", "epilogue", "beta0", "strided", "done"}
 		for nv := 1; nv <= k.NR; nv++ {
-			want = append(want, fmt.Sprintf("d%dloop", nv), fmt.Sprintf("d%dremloop", nv))
+			for mv := 1; mv <= g.MV(); mv++ {
+				want = append(want, fmt.Sprintf("%s%d_%dloop", rowFamily, mv, nv), fmt.Sprintf("%s%d_%dremloop", rowFamily, mv, nv))
+			}
 		}
 		for _, l := range want {
 			if !labels[l] {

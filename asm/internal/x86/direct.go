@@ -176,6 +176,23 @@ func (g *Gen) directStep(step func(u, nv int), u, nv int) {
 	}
 }
 
+// RowLoops dispatches on the argument m to one set of loops per count mv of
+// vectors that hold rows below m (1…MV), so a short tile does no FMAs on
+// vectors that hold no rows. loops(mv, prefix) emits the set, labels
+// starting with prefix.
+func (g *Gen) RowLoops(prefix string, loops func(mv int, prefix string)) {
+	c := g.Ctx
+	label := func(mv int) string { return fmt.Sprintf("%s%d_", prefix, mv) }
+	for mv := g.MV(); mv > 1; mv-- {
+		c.CMPQ(g.Arg("m"), operand.U32((mv-1)*g.Lanes))
+		c.JG(operand.LabelRef(label(mv)))
+	}
+	for mv := 1; mv <= g.MV(); mv++ {
+		c.Label(label(mv))
+		loops(mv, label(mv))
+	}
+}
+
 // Arg is the stack address of an argument, to compare against in place.
 func (g *Gen) Arg(name string) operand.Mem {
 	b, err := g.Ctx.Param(name).Resolve()
