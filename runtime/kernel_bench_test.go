@@ -250,7 +250,7 @@ func BenchmarkDirect(b *testing.B) {
 // BenchmarkPackers packs one sliver of depth benchKC with each assembly
 // packer on its two fast paths, the source holding exactly the sliver's
 // bytes: "copy" has rowStep 1 (kStep w), "transpose" kStep 1 (rowStep
-// benchKC). It reports the rate (MB/s) and %copy, the rate as a share of
+// benchKC). It reports the rate (GB/s) and %copy, the rate as a share of
 // a plain copy of the same bytes (the best of alternating runs).
 func BenchmarkPackers(b *testing.B) {
 	benchDirect(b, func(b *testing.B, k *kernels.Kernel) {
@@ -268,11 +268,10 @@ func BenchmarkPackers(b *testing.B) {
 			}{{"copy", 1, op.w}, {"transpose", benchKC, 1}} {
 				pack := func() { op.fn(&dst[0], &src[0], op.w, benchKC, path.rs, path.ks) }
 				b.Run(op.name+"/"+path.name, func(b *testing.B) {
-					b.SetBytes(int64(bytes))
 					for b.Loop() {
 						pack()
 					}
-					b.StopTimer()
+					b.ReportMetric(float64(bytes)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
 					from, to := filled(k, op.w*benchKC), filled(k, op.w*benchKC)
 					b.ReportMetric(100*shareOfCopy(func() { copy(to, from) }, pack), "%copy")
 				})
