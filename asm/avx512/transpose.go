@@ -92,11 +92,12 @@ func transpose8x8(c *build.Context) []reg.VecPhysical {
 }
 
 // blockTranspose finishes a transpose whose in-lane stages left, for each
-// group g of rows (4 groups) and s < e, register Z(16+e·g+s)... rather Z(e·g+s)
-// for float32 and Z(16+e·g+s) for float64 (see the callers): lane l of it
-// holds the group's rows at step e·l+s. Two stages of 128-bit lane shuffles
-// (a 4×4 transpose of lanes) give step e·l+s as the concatenation over g of
-// lane l. shuf(imm, a, b, dst) takes lanes 0–1 from a and 2–3 from b.
+// group g of e rows (4 groups; e reals per 128-bit lane) and s < e, a
+// register whose lane l holds the group's rows at step e·l+s: Z(e·g+s) for
+// float32 (e = 4), Z(16+e·g+s) for float64 (e = 2). Two stages of 128-bit
+// lane shuffles (a 4×4 transpose of lanes) give step e·l+s as the
+// concatenation over g of lane l. shuf(imm, a, b, dst) takes lanes 0–1
+// from a and 2–3 from b.
 func blockTranspose(c *build.Context, shuf func(u operand.U8, a, b, d reg.VecPhysical), e int) []reg.VecPhysical {
 	z := x86.Z
 	// Where the in-lane stages left group g, sub-step s, and where the two
