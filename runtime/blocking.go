@@ -13,6 +13,10 @@ type blocks struct{ MC, KC, NC int }
 
 var blockCache sync.Map // *kernels.Kernel -> blocks
 
+// testBlocks, when set by a test, replaces every kernel's blocksizes, so
+// small problems can run many rounds, panels and blocks.
+var testBlocks *blocks
+
 // blocksFor derives a kernel's blocksizes from the cache sizes (BLIS's
 // rules), starting from the kernel table's defaults:
 //   - a KC×NR sliver of B̃ stays in L1 while the MR×KC slivers of Ã stream
@@ -22,6 +26,9 @@ var blockCache sync.Map // *kernels.Kernel -> blocks
 //
 // Each is capped by the table's default, which the kernel benchmarks chose.
 func blocksFor(k *kernels.Kernel) blocks {
+	if testBlocks != nil {
+		return *testBlocks
+	}
 	if b, ok := blockCache.Load(k); ok {
 		return b.(blocks)
 	}

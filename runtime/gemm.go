@@ -133,13 +133,13 @@ func (c *call) gemm(ms *memberState, off [3]int) {
 			// reads what the buffer held two rounds ago.
 			if !ms.solo {
 				t := &c.sync
-				waitUntil(func() bool { return t.minDone() >= round-1 })
+				t.waitUntil(func() bool { return t.minDone() >= round-1 })
 			}
 			if s0, s1 := split(nSl, members, ms.id, 1); s0 < s1 {
 				c.packB(panel, bBase, sc, kB, s0, s1, nc, kc)
 			}
 			if !ms.solo {
-				c.sync.ready[ms.id].Store(round + 1)
+				c.sync.publish(&c.sync.ready[ms.id], round+1)
 			}
 
 			// Take units until the round has none left.
@@ -157,6 +157,9 @@ func (c *call) gemm(ms *memberState, off [3]int) {
 					continue
 				}
 				if !ms.solo {
+					if testUnitDelay != nil {
+						testUnitDelay(ms.id)
+					}
 					c.waitUnit(u, round, pc > 0, s0, s1, nSl)
 				}
 				mc := min(b.MC, p.M.Size-ic)
@@ -171,11 +174,11 @@ func (c *call) gemm(ms *memberState, off [3]int) {
 				}
 				c.macroKernel(sc, ms.bufs, panel, cBase, kc, mc, s0, s1, nc, pc == 0)
 				if !ms.solo {
-					c.sync.unitDone[u].Store(round + 1)
+					c.sync.publishMax(&c.sync.unitDone[u], round+1)
 				}
 			}
 			if !ms.solo {
-				c.sync.done[ms.id].Store(round + 1)
+				c.sync.publish(&c.sync.done[ms.id], round+1)
 			}
 		}
 	}
@@ -233,17 +236,21 @@ func fastSteps(steps []int64, kStride int64) bool {
 	return true
 }
 
+// testUnitDelay, when a test sets it, runs as a member takes a unit: it
+// makes members drift apart the way a shared machine does.
+var testUnitDelay func(member int)
+
 // waitUnit waits until unit u may run in round: the parts of the panel
 // holding slivers [s0, s1) are packed, and (after the first round of a
 // panel of C) the unit's previous round has been accumulated.
 func (c *call) waitUnit(u int, round int64, accumulate bool, s0, s1, nSl int) {
 	t := &c.sync
 	if accumulate {
-		waitUntil(func() bool { return t.unitDone[u].Load() >= round })
+		t.waitUntil(func() bool { return t.unitDone[u].Load() >= round })
 	}
 	for q := 0; q < c.members; q++ {
 		if lo, hi := split(nSl, c.members, q, 1); lo < s1 && s0 < hi {
-			waitUntil(func() bool { return t.ready[q].Load() >= round+1 })
+			t.waitUntil(func() bool { return t.ready[q].Load() >= round+1 })
 		}
 	}
 }

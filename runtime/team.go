@@ -2,6 +2,7 @@ package runtime
 
 import (
 	goruntime "runtime"
+	"sync"
 	"sync/atomic"
 )
 
@@ -27,6 +28,11 @@ type teamSync struct {
 	done     []paddedInt // per member: rounds it has finished
 	counter  []paddedInt // per round: units taken
 	unitDone []paddedInt // per unit: rounds of it finished
+
+	poll     bool // members poll before blocking (enough Ps for all)
+	mu       sync.Mutex
+	cond     sync.Cond
+	sleepers atomic.Int32
 }
 
 // paddedInt keeps each counter on its own cache line: members update them
@@ -39,6 +45,8 @@ type paddedInt struct {
 // prepare sizes and zeroes the state for members, rounds and units, reusing
 // the slices of earlier calls.
 func (t *teamSync) prepare(members, rounds, units int) {
+	t.cond.L = &t.mu
+	t.poll = goruntime.GOMAXPROCS(0) >= members
 	t.ready = resize(t.ready, members)
 	t.done = resize(t.done, members)
 	t.counter = resize(t.counter, rounds)
@@ -65,18 +73,66 @@ func (t *teamSync) minDone() int64 {
 	return m
 }
 
-// spinPolls is how long a member polls before it yields its thread: long
-// enough to cover the packing of a part of a panel, which is what a member
-// usually waits for.
-const spinPolls = 1 << 18
+// spinPolls is how long a member polls before it blocks: about the time a
+// member takes to pack its part of a panel, which is what members usually
+// wait for. Beyond it the partner is most likely off its CPU (the machine
+// is shared), and polling would only keep it off longer.
+const spinPolls = 1 << 16
 
-// waitUntil polls cond, then yields between polls. Members run on their own
-// threads, so the polling normally ends within microseconds; yielding keeps
-// a team that has more members than Go has Ps moving.
-func waitUntil(cond func() bool) {
-	for i := 0; !cond(); i++ {
-		if i >= spinPolls {
-			goruntime.Gosched()
+// waitUntil polls cond, then blocks until a member publishes progress and
+// cond holds. With fewer Ps than members it does not poll at all: the
+// member it waits for may need this P.
+func (t *teamSync) waitUntil(cond func() bool) {
+	if t.poll {
+		for range spinPolls {
+			if cond() {
+				return
+			}
 		}
+	}
+	if cond() {
+		return
+	}
+	t.mu.Lock()
+	t.sleepers.Add(1)
+	for !cond() {
+		t.cond.Wait()
+	}
+	t.sleepers.Add(-1)
+	t.mu.Unlock()
+}
+
+// publishMax raises v to x (never lowers it) and wakes blocked members. A
+// unit's rounds in two panels of C are independent, so the first round of
+// the next panel may finish before the last round of this one: the counter
+// must keep the larger. That cannot hide an unfinished round a waiter needs:
+// a member starts round r only when every member has finished round r-2,
+// so the waiter of round r (needing r-1) sees at most rounds r-1 and r+1
+// finish besides its own, and r+1 itself needs r-1 finished.
+func (t *teamSync) publishMax(v *paddedInt, x int64) {
+	for {
+		old := v.Load()
+		if old >= x || v.CompareAndSwap(old, x) {
+			break
+		}
+	}
+	t.wake()
+}
+
+// publish stores progress and wakes blocked members. A waiter counts itself
+// in sleepers before its last look at the flags, and publish looks at
+// sleepers after its store; both are sequentially consistent, so one side
+// sees the other and no wake-up is lost. Taking the lock waits out a waiter
+// between its last look and cond.Wait.
+func (t *teamSync) publish(v *paddedInt, x int64) {
+	v.Store(x)
+	t.wake()
+}
+
+func (t *teamSync) wake() {
+	if t.sleepers.Load() != 0 {
+		t.mu.Lock()
+		t.mu.Unlock()
+		t.cond.Broadcast()
 	}
 }
