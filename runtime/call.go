@@ -17,6 +17,11 @@ type scalar [16]byte
 // allocates nothing in steady state.
 type call struct {
 	pool *Pool
+	slot *callSlot         // the pool slot holding this record, if any
+	h    *workspace.Worker // the calling goroutine's worker slot
+	// last is the plan of this record's previous call: a caller repeating
+	// a call finds it without hashing.
+	last *Plan
 	plan *Plan
 	ops  *typed.Ops
 	kern *kernels.Kernel
@@ -60,8 +65,10 @@ type call struct {
 	done    chan struct{}
 }
 
-func newCall(threads int) *call {
+func newCall(p *Pool, threads int) *call {
 	return &call{
+		pool:    p,
+		h:       p.arena.NewWorker(),
 		panels:  make([][]byte, 0, threads),
 		helpers: make([]*poolWorker, 0, threads),
 		done:    make(chan struct{}, 1),
@@ -71,7 +78,7 @@ func newCall(threads int) *call {
 // reset drops the references a finished call holds, so a pooled record does
 // not keep operands alive.
 func (c *call) reset() {
-	c.plan, c.ops, c.kern, c.fn, c.alphaB, c.lease = nil, nil, nil, nil, nil, nil
+	c.plan, c.alphaB, c.lease = nil, nil, nil
 	c.base = [3]unsafe.Pointer{}
 	for i := range c.panels {
 		c.panels[i] = nil

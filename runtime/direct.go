@@ -39,6 +39,21 @@ func (c *call) directFits() bool {
 // cache behaviour wins.
 const directMaxFlops = 64 << 20
 
+// directSolo runs the whole call on the direct path on the calling
+// goroutine.
+func (c *call) directSolo() {
+	p := c.plan
+	var off [3]int
+	for bi := 0; bi < p.Batch.Size; bi++ {
+		if len(p.Batch.Dims) > 0 {
+			for o := 0; o < 3; o++ {
+				off[o] = offsetAt(p.Batch.Ext, p.Batch.S[o], bi)
+			}
+		}
+		c.directGemm(0, 1, off)
+	}
+}
+
 // directGemm is one batch element's product on the direct path: this
 // member's share of the column tiles, every row tile, in steps of directKC.
 func (c *call) directGemm(member, members int, off [3]int) {

@@ -43,8 +43,8 @@ func TestBlockingOf(t *testing.T) {
 		if b.MC%b.MR != 0 || b.NC%b.NR != 0 || b.KC < 1 {
 			t.Errorf("%s: %+v: MC, NC not whole tiles", typ.Name, b)
 		}
-		c := newCall(1)
-		c.pool, c.kern = p, k
+		c := newCall(p, 1)
+		c.kern = k
 		c.cf = 1
 		if typ.Complex {
 			c.cf = 2

@@ -1,6 +1,10 @@
 package runtime
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+
+	"github.com/tcontract/tcontract/generated/typed"
+)
 
 // planKey is what a cached plan was built from. A hit compares it in full:
 // two calls whose hashes collide must never share a plan, since a stale plan
@@ -21,7 +25,8 @@ var planCache [planCacheSize]atomic.Pointer[Plan]
 
 // lookupPlan returns the plan of a spec, element type name and operand views,
 // from the cache or newly built (and then cached). Errors are not cached.
-func lookupPlan(spec, typ string, v *[3]View, tile Tile) (*Plan, error) {
+func lookupPlan(spec string, t *typed.Ops, v *[3]View) (*Plan, error) {
+	typ := t.Type.Name
 	h := hashKey(spec, typ, v)
 	slot := &planCache[h%planCacheSize]
 	if p := slot.Load(); p != nil && p.key.matches(h, spec, typ, v) {
@@ -31,7 +36,7 @@ func lookupPlan(spec, typ string, v *[3]View, tile Tile) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := NewPlan(sp, v[opA], v[opB], v[opC], tile)
+	p, err := NewPlan(sp, v[opA], v[opB], v[opC], tileOf(t))
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +53,12 @@ func lookupPlan(spec, typ string, v *[3]View, tile Tile) (*Plan, error) {
 }
 
 func (k *planKey) matches(h uint64, spec, typ string, v *[3]View) bool {
-	if k.hash != h || k.spec != spec || k.typ != typ {
+	return k.hash == h && k.same(spec, typ, v)
+}
+
+// same compares the key in full, without the hash.
+func (k *planKey) same(spec, typ string, v *[3]View) bool {
+	if k.spec != spec || k.typ != typ {
 		return false
 	}
 	for o := 0; o < 3; o++ {

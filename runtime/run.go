@@ -24,27 +24,35 @@ func (p *Pool) Run(spec string, t *typed.Ops, ops *[3]Operand, alpha, beta unsaf
 	if err := ISAError(); err != nil {
 		return err
 	}
-	views := [3]View{ops[opA].View, ops[opB].View, ops[opC].View}
-	plan, err := lookupPlan(spec, t.Type.Name, &views, tileOf(t))
+	c, err := p.enter()
 	if err != nil {
 		return err
+	}
+	defer p.leave(c)
+	views := [3]View{ops[opA].View, ops[opB].View, ops[opC].View}
+	plan := c.last
+	if plan == nil || !plan.key.same(spec, t.Type.Name, &views) {
+		if plan, err = lookupPlan(spec, t, &views); err != nil {
+			return err
+		}
+		c.last = plan
 	}
 	if err := plan.checkCall(ops, t.Type.Size); err != nil {
 		return err
 	}
-	c, h, err := p.enter()
-	if err != nil {
-		return err
-	}
-	defer p.leave(c, h)
 	if plan.Empty {
 		return nil
 	}
-	c.bind(p, plan, t, ops, alpha, beta)
+	c.bind(plan, t, ops, alpha, beta)
 	c.chooseTeam()
 	if c.direct {
+		if c.members == 1 {
+			// Nothing to pack and nobody to hand work to: no workspace.
+			c.directSolo()
+			return nil
+		}
 		c.req = workspace.Req{}
-		return c.runTeam(h)
+		return c.runTeam()
 	}
 	// Panels: one per member running alone over its batch elements, or two
 	// that a shared team's rounds alternate between.
@@ -67,17 +75,17 @@ func (p *Pool) Run(spec string, t *typed.Ops, ops *[3]Operand, alpha, beta unsaf
 	} else {
 		c.panels = append(c.panels, nil)
 	}
-	return c.runTeam(h)
+	return c.runTeam()
 }
 
 // runTeam hands members 1.. to the helpers, runs member 0 on the calling
 // goroutine, and waits for the helpers.
-func (c *call) runTeam(h *workspace.Worker) error {
+func (c *call) runTeam() error {
 	c.pending.Store(int32(len(c.helpers)))
 	for i, w := range c.helpers {
 		w.start(c, i+1)
 	}
-	c.runMember(0, h)
+	c.runMember(0, c.h)
 	c.wait()
 	c.pool.release(c)
 	return nil
@@ -93,9 +101,14 @@ func tileOf(t *typed.Ops) Tile {
 }
 
 // bind fills the call record for one call.
-func (c *call) bind(p *Pool, plan *Plan, t *typed.Ops, ops *[3]Operand, alpha, beta unsafe.Pointer) {
-	c.pool, c.plan, c.ops = p, plan, t
-	c.kern, c.fn = KernelFor(t.Type.Real)
+func (c *call) bind(plan *Plan, t *typed.Ops, ops *[3]Operand, alpha, beta unsafe.Pointer) {
+	c.plan = plan
+	if c.ops != t {
+		// The path is fixed for the process: a record keeps its type's
+		// kernel from call to call.
+		c.ops = t
+		c.kern, c.fn = KernelFor(t.Type.Real)
+	}
 	c.tsize, c.rsize = t.Type.Size, t.RealSize
 	c.cf = 1
 	if t.Type.Complex {
