@@ -163,14 +163,26 @@ func NewPlan(sp Spec, a, b, c View, tile Tile) (*Plan, error) {
 			k = append(k, d)
 		}
 	}
+	// Each group's dims are ordered by the strides of the operand that
+	// moves the most data through them: C for M and N unless the depth
+	// makes the input's packing the larger traffic (A once per row of C's
+	// blocks: M·K, against C read and written: 2·M·N).
+	mKey, mOther := opC, opA
+	if extentOf(k) > 2*extentOf(n) {
+		mKey, mOther = opA, opC
+	}
+	nKey, nOther := opC, opB
+	if extentOf(k) > 2*extentOf(m) {
+		nKey, nOther = opB, opC
+	}
 	var err error
 	if p.Batch, err = makeGroup(batch, opC, opA, "batch"); err != nil {
 		return nil, err
 	}
-	if p.M, err = makeGroup(m, opC, opA, "M"); err != nil {
+	if p.M, err = makeGroup(m, mKey, mOther, "M"); err != nil {
 		return nil, err
 	}
-	if p.N, err = makeGroup(n, opC, opB, "N"); err != nil {
+	if p.N, err = makeGroup(n, nKey, nOther, "N"); err != nil {
 		return nil, err
 	}
 	kKey, kOther := opA, opB
@@ -231,6 +243,20 @@ func fill(x, t int) float64 {
 		return 1
 	}
 	return float64(x) / float64(ceilDiv(x, t)*t)
+}
+
+// extentOf is the number of index values of dims, saturating instead of
+// overflowing (it only weighs choices; makeGroup checks sizes).
+func extentOf(dims []Dim) int {
+	n := 1
+	for _, d := range dims {
+		if v, ok := mulInt(n, d.Ext); ok && v >= 0 {
+			n = v
+		} else {
+			return math.MaxInt
+		}
+	}
+	return n
 }
 
 // resolveStrides returns explicit strides: a copy of given, or dense
