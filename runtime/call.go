@@ -32,6 +32,11 @@ type call struct {
 	tsize, rsize, cf int
 	blk              typed.Blocking // in elements of T
 	mrR, nrR         int            // the kernel's tile in reals
+	// runM and runN are the rows and columns of T one sliver holds: the
+	// tile's (blk.MR, blk.NR), or fewer when M's (N's) fastest dim is
+	// shorter than a tile, so that no tile straddles two of its runs
+	// (see alignRuns).
+	runM, runN int
 
 	// base[o] is the address of the element at all-zero coordinates of A, B
 	// and C in the plan's order (A and B exchanged when the plan is swapped).

@@ -23,11 +23,10 @@ type scatter struct {
 	kA, kB       []int64 // A's and B's offsets along the current KC block
 }
 
-// scatterLen is the int64 count a member's scatter scratch needs.
+// scatterLen is the int64 count a member's scatter scratch needs. A sliver
+// holds at least one row (column), so MC (NC) bounds the per-sliver steps.
 func scatterLen(b blocking) int {
-	mSl := ceilDiv(b.MC, b.MR)
-	nSl := ceilDiv(b.NC, b.NR)
-	return 2*b.MC + 2*mSl + 2*b.NC + 2*nSl + 2*b.KC
+	return 4*b.MC + 4*b.NC + 2*b.KC
 }
 
 func carveScatter(buf *[]int64, b blocking) scatter {
@@ -37,8 +36,7 @@ func carveScatter(buf *[]int64, b blocking) scatter {
 		s = s[n:]
 		return t
 	}
-	mSl := ceilDiv(b.MC, b.MR)
-	nSl := ceilDiv(b.NC, b.NR)
+	mSl, nSl := b.MC, b.NC
 	return scatter{
 		aRow: take(b.MC), aRowBS: take(mSl), cRow: take(b.MC), cRowBS: take(mSl),
 		bCol: take(b.NC), bColBS: take(nSl), cCol: take(b.NC), cColBS: take(nSl),
@@ -114,11 +112,11 @@ func (c *call) gemm(ms *memberState, off [3]int) {
 	}
 	for jc := 0; jc < N; jc += b.NC {
 		nc := min(b.NC, N-jc)
-		nSl := ceilDiv(nc, b.NR)
+		nSl := ceilDiv(nc, c.runN)
 		Offsets(sc.bCol[:nc], p.N.Ext, p.N.S[opB], jc)
-		BlockStrides(sc.bColBS[:nSl], sc.bCol[:nc], b.NR)
+		BlockStrides(sc.bColBS[:nSl], sc.bCol[:nc], c.runN)
 		Offsets(sc.cCol[:nc], p.N.Ext, p.N.S[opC], jc)
-		BlockStrides(sc.cColBS[:nSl], sc.cCol[:nc], b.NR)
+		BlockStrides(sc.cColBS[:nSl], sc.cCol[:nc], c.runN)
 		for pc := 0; pc < K; pc += b.KC {
 			kc := min(b.KC, K-pc)
 			round := ms.round
@@ -164,11 +162,11 @@ func (c *call) gemm(ms *memberState, off [3]int) {
 				}
 				mc := min(b.MC, p.M.Size-ic)
 				if ms.packed != ic {
-					mSl := ceilDiv(mc, b.MR)
+					mSl := ceilDiv(mc, c.runM)
 					Offsets(sc.aRow[:mc], p.M.Ext, p.M.S[opA], ic)
-					BlockStrides(sc.aRowBS[:mSl], sc.aRow[:mc], b.MR)
+					BlockStrides(sc.aRowBS[:mSl], sc.aRow[:mc], c.runM)
 					Offsets(sc.cRow[:mc], p.M.Ext, p.M.S[opC], ic)
-					BlockStrides(sc.cRowBS[:mSl], sc.cRow[:mc], b.MR)
+					BlockStrides(sc.cRowBS[:mSl], sc.cRow[:mc], c.runM)
 					c.packA(ms.bufs.A, aBase, sc, kA, kStrideA, mc, kc)
 					ms.packed = ic
 				}
@@ -184,42 +182,60 @@ func (c *call) gemm(ms *memberState, off [3]int) {
 	}
 }
 
-// packB packs slivers [s0, s1) of a panel of nc columns: through the
-// kernel row's assembly packer when every sliver is strided in a way it is
-// fast for (unit column or unit depth step), else through the typed packer.
+// packB packs slivers [s0, s1) of a panel of nc columns, runN columns to a
+// sliver: through the kernel row's assembly packer when every sliver is
+// strided in a way it is fast for (unit column or unit depth step), else
+// through the typed packer.
 func (c *call) packB(panel []byte, bBase unsafe.Pointer, sc *scatter, kB []int64, s0, s1, nc, kc int) {
 	b := c.blk
-	j0, j1 := s0*b.NR, min(s1*b.NR, nc)
-	dst := panel[s0*b.NR*kc*c.cf*c.rsize:]
+	run := c.runN
+	sliver := c.nrR * kc * c.cf * c.rsize
 	kStride := uniformStep(kB)
 	if pk := c.kern.PackB; pk != nil && c.cf == 1 && fastSteps(sc.bColBS[s0:s1], kStride) {
-		sliver := b.NR * kc * c.rsize
 		for s := s0; s < s1; s++ {
-			j := s * b.NR
+			j := s * run
 			src := unsafe.Add(bBase, (sc.bCol[j]+kB[0])*int64(c.tsize))
-			pk(&dst[(s-s0)*sliver], (*byte)(src), min(b.NR, nc-j), kc, int(sc.bColBS[s]), int(kStride))
+			pk(&panel[s*sliver], (*byte)(src), min(run, nc-j), kc, int(sc.bColBS[s]), int(kStride))
 		}
 		return
 	}
-	c.ops.PackB(&dst[0], (*byte)(bBase), b.NR, j1-j0, kc,
-		sc.bCol[j0:j1], sc.bColBS[s0:s1], kB, kStride, c.alphaB)
+	if run == b.NR {
+		j0, j1 := s0*run, min(s1*run, nc)
+		c.ops.PackB(&panel[s0*sliver], (*byte)(bBase), b.NR, j1-j0, kc,
+			sc.bCol[j0:j1], sc.bColBS[s0:s1], kB, kStride, c.alphaB)
+		return
+	}
+	for s := s0; s < s1; s++ {
+		j0, j1 := s*run, min((s+1)*run, nc)
+		c.ops.PackB(&panel[s*sliver], (*byte)(bBase), b.NR, j1-j0, kc,
+			sc.bCol[j0:j1], sc.bColBS[s:s+1], kB, kStride, c.alphaB)
+	}
 }
 
-// packA packs an MC block of A, like packB.
+// packA packs an MC block of A, runM rows to a sliver, like packB.
 func (c *call) packA(dst []byte, aBase unsafe.Pointer, sc *scatter, kA []int64, kStride int64, mc, kc int) {
 	b := c.blk
-	mSl := ceilDiv(mc, b.MR)
+	run := c.runM
+	mSl := ceilDiv(mc, run)
+	sliver := c.mrR * kc * c.cf * c.rsize // complex slivers double rows and depth
 	if pk := c.kern.PackA; pk != nil && c.cf == 1 && fastSteps(sc.aRowBS[:mSl], kStride) {
-		sliver := b.MR * kc * c.rsize
 		for t := 0; t < mSl; t++ {
-			i := t * b.MR
+			i := t * run
 			src := unsafe.Add(aBase, (sc.aRow[i]+kA[0])*int64(c.tsize))
-			pk(&dst[t*sliver], (*byte)(src), min(b.MR, mc-i), kc, int(sc.aRowBS[t]), int(kStride))
+			pk(&dst[t*sliver], (*byte)(src), min(run, mc-i), kc, int(sc.aRowBS[t]), int(kStride))
 		}
 		return
 	}
-	c.ops.PackA(&dst[0], (*byte)(aBase), b.MR, mc, kc,
-		sc.aRow[:mc], sc.aRowBS[:mSl], kA, kStride, nil)
+	if run == b.MR {
+		c.ops.PackA(&dst[0], (*byte)(aBase), b.MR, mc, kc,
+			sc.aRow[:mc], sc.aRowBS[:mSl], kA, kStride, nil)
+		return
+	}
+	for t := 0; t < mSl; t++ {
+		i0, i1 := t*run, min((t+1)*run, mc)
+		c.ops.PackA(&dst[t*sliver], (*byte)(aBase), b.MR, i1-i0, kc,
+			sc.aRow[i0:i1], sc.aRowBS[t:t+1], kA, kStride, nil)
+	}
 }
 
 // fastSteps reports whether the assembly packers are fast for slivers with
@@ -259,7 +275,6 @@ func (c *call) waitUnit(u int, round int64, accumulate bool, s0, s1, nSl int) {
 // and B slivers [s0, s1) of the panel (the jr and ir loops).
 func (c *call) macroKernel(sc *scatter, bufs workspace.WorkerBufs, panel []byte, cBase unsafe.Pointer,
 	kc, mc, s0, s1, nc int, first bool) {
-	b := c.blk
 	kdepth := kc * c.cf
 	sliverA := c.mrR * kdepth * c.rsize
 	sliverB := c.nrR * kdepth * c.rsize
@@ -271,13 +286,13 @@ func (c *call) macroKernel(sc *scatter, bufs workspace.WorkerBufs, panel []byte,
 	}
 	tile := &bufs.Tile[0]
 	for s := s0; s < s1; s++ {
-		j := s * b.NR
-		n := min(b.NR, nc-j)
+		j := s * c.runN
+		n := min(c.runN, nc-j)
 		bp := &panel[s*sliverB]
 		cbs := sc.cColBS[s]
 		cCol := sc.cCol[j]
-		for t, i := 0, 0; i < mc; t, i = t+1, i+b.MR {
-			m := min(b.MR, mc-i)
+		for t, i := 0, 0; i < mc; t, i = t+1, i+c.runM {
+			m := min(c.runM, mc-i)
 			ap := &bufs.A[t*sliverA]
 			rbs := sc.cRowBS[t]
 			// A full strided tile is written by the kernel itself. A complex

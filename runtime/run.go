@@ -4,7 +4,9 @@ import (
 	"math"
 	"unsafe"
 
+	"github.com/tcontract/tcontract/generated/kernels"
 	"github.com/tcontract/tcontract/generated/typed"
+	"github.com/tcontract/tcontract/internal/spec"
 	"github.com/tcontract/tcontract/workspace"
 )
 
@@ -63,7 +65,11 @@ func (p *Pool) Run(spec string, t *typed.Ops, ops *[3]Operand, alpha, beta unsaf
 	case c.members > 1:
 		nPanels = 2
 	}
-	c.req = t.Req(c.blk, 1, nPanels, scatterLen(c.blk), 0)
+	// The buffers hold whole slivers: MR rows (NR columns) for each run.
+	padded := c.blk
+	padded.MC = ceilDiv(c.blk.MC, c.runM) * c.blk.MR
+	padded.NC = ceilDiv(c.blk.NC, c.runN) * c.blk.NR
+	c.req = t.Req(padded, 1, nPanels, scatterLen(c.blk), 0)
 	c.lease = p.arena.TakeTeam(c.req, 1, nPanels)
 	defer c.lease.Release()
 	if c.req.BBytes > 0 {
@@ -187,27 +193,55 @@ func (c *call) chooseTeam() {
 	}
 
 	kb := blocksFor(c.kern)
-	mcMax := max(mr, kb.MC/c.cf/mr*mr)
 	kcMax := max(1, kb.KC/c.cf)
+	kc := balance(p.K.Size, kcMax, 1)
+	c.runM = alignRuns(&p.M, mr, kc, c.kern, c.rsize)
+	c.runN = alignRuns(&p.N, nr, kc, c.kern, c.rsize)
+	// MC and NC count rows and columns: as many slivers as the cache
+	// sizes allow, of runM rows (runN columns) each.
 	c.blk = blocking{
 		MR: mr,
 		NR: nr,
-		MC: balance(p.M.Size, mcMax, mr),
-		KC: balance(p.K.Size, kcMax, 1),
-		NC: balance(p.N.Size, kb.NC/nr*nr, nr),
+		MC: balance(p.M.Size, max(1, kb.MC/c.cf/mr)*c.runM, c.runM),
+		KC: kc,
+		NC: balance(p.N.Size, max(1, kb.NC/nr)*c.runN, c.runN),
 	}
 	// A shared round needs a few units per member to balance: short M is
 	// made up with runs of B slivers.
 	blocks := ceilDiv(p.M.Size, max(c.blk.MC, 1))
 	c.unitCols = 1
 	if c.members > 1 && !c.batchPar {
-		c.unitCols = min(ceilDiv(4*c.members, blocks), ceilDiv(c.blk.NC, nr))
+		c.unitCols = min(ceilDiv(4*c.members, blocks), ceilDiv(c.blk.NC, c.runN))
 	}
 	c.units = blocks * c.unitCols
 	if c.members > 1 && !c.batchPar && p.K.Size > 0 {
 		rounds := p.Batch.Size * ceilDiv(p.N.Size, c.blk.NC) * ceilDiv(p.K.Size, c.blk.KC)
 		c.sync.prepare(c.members, rounds, c.units)
 	}
+}
+
+// alignRuns returns how many rows (columns) of a group one sliver of r
+// should hold. When the group's fastest dim is shorter than r, every tile
+// of r straddles two of its runs: C is then irregular across the tile,
+// which the kernel writes into its tile buffer and a write-back scatters,
+// costing about a tile's worth of cycles per tile (a share fpc/depth of the
+// kernel's own time, fpc its flops per cycle). A sliver of one run wastes
+// r-e0 rows of every tile instead, and its tiles are written directly.
+// The cheaper one wins.
+func alignRuns(g *Group, r, depth int, k *kernels.Kernel, realSize int) int {
+	if len(g.Dims) < 2 || depth <= 0 {
+		return r
+	}
+	e0 := g.Dims[0].Ext
+	isa, _ := spec.ISAByName(k.ISA)
+	if e0 >= r || isa.VecBytes == 0 {
+		return r
+	}
+	fpc := 4 * isa.VecBytes / realSize // two FMA pipes, two flops each
+	if float64(r)/float64(e0) < 1+float64(fpc)/float64(depth) {
+		return e0
+	}
+	return r
 }
 
 // batchWorthwhile reports whether a team of t should split the batch
