@@ -306,9 +306,43 @@ func (c *call) macroKernel(sc *scatter, bufs workspace.WorkerBufs, panel []byte,
 			}
 			c.fn(kdepth, ap, bp, tile, 1, c.mrR, m*c.cf, n,
 				(*byte)(unsafe.Pointer(&c.kalpha)), (*byte)(unsafe.Pointer(&c.kzero)))
-			c.ops.WriteBack((*byte)(cBase), sc.cRow[i:i+m], rbs, sc.cCol[j:j+n], cbs, m, n,
-				tile, c.mrR, (*byte)(unsafe.Pointer(&c.one)), (*byte)(unsafe.Pointer(beta)))
+			c.writeTile(cBase, sc.cRow[i:i+m], rbs, sc.cCol[j:j+n], cbs, bufs.Tile, beta)
 		}
+	}
+}
+
+// writeTile stores the kernel's tile (alpha already applied) into C as
+// C := tile + beta·C. Rows that are not evenly spaced are written as runs
+// that are: a short fastest dim makes a tile a few such runs, and each is
+// written on the strided path, or copied when beta is 0.
+func (c *call) writeTile(cBase unsafe.Pointer, rows []int64, rbs int64, cols []int64, cbs int64, tile []byte, beta *scalar) {
+	m, n := len(rows), len(cols)
+	one := (*byte)(unsafe.Pointer(&c.one))
+	if rbs != 0 {
+		c.ops.WriteBack((*byte)(cBase), rows, rbs, cols, cbs, m, n, &tile[0], c.mrR, one, (*byte)(unsafe.Pointer(beta)))
+		return
+	}
+	zero := allZero(beta[:c.tsize])
+	for i0 := 0; i0 < m; {
+		i1, step := i0+1, int64(1)
+		if i1 < m {
+			step = rows[i1] - rows[i0]
+		}
+		for i1 < m && rows[i1]-rows[i1-1] == step {
+			i1++
+		}
+		at := i0 * c.cf * c.rsize // row i0 of the tile, in bytes
+		if zero && step == 1 && i1-i0 > 1 {
+			// C := tile, one contiguous run per column.
+			run := (i1 - i0) * c.tsize
+			for j := 0; j < n; j++ {
+				dst := unsafe.Slice((*byte)(unsafe.Add(cBase, (rows[i0]+cols[j])*int64(c.tsize))), run)
+				copy(dst, tile[j*c.mrR*c.rsize+at:])
+			}
+		} else {
+			c.ops.WriteBack((*byte)(cBase), rows[i0:i1], step, cols, cbs, i1-i0, n, &tile[at], c.mrR, one, (*byte)(unsafe.Pointer(beta)))
+		}
+		i0 = i1
 	}
 }
 
