@@ -24,8 +24,10 @@ type call struct {
 	last *Plan
 	plan *Plan
 	ops  *typed.Ops
-	kern *kernels.Kernel
-	fn   kernels.Func
+	// kern is the call's kernel: the type's (mainKern), or a shorter tile
+	// for a C of short runs (shortTile).
+	kern, mainKern *kernels.Kernel
+	fn, mainFn     kernels.Func
 
 	// Element sizes in bytes; cf is 2 for complex types, whose kernels run
 	// on twice the rows and twice the depth (the 1m method), else 1.

@@ -57,8 +57,10 @@ func TestRegistry(t *testing.T) {
 		if k.Kernel != row || k.Name != row.Name() {
 			t.Errorf("row %d: registry %+v %s, table %+v", i, k.Kernel, k.Name, row)
 		}
-		if got := kernels.Lookup(row.ISA, row.Real); got != k {
-			t.Errorf("Lookup(%s, %s) = %p, want row %d", row.ISA, row.Real, got, i)
+		// Lookup gives an ISA's kernel for a real type: its first row.
+		first, _ := spec.KernelFor(row.ISA, row.Real)
+		if got := kernels.Lookup(row.ISA, row.Real); got == nil || got.Kernel != first {
+			t.Errorf("Lookup(%s, %s) = %p, want the first row", row.ISA, row.Real, got)
 		}
 		isa, _ := spec.ISAByName(row.ISA)
 		wantAsm := asmBuild && isa.Arch == goruntime.GOARCH

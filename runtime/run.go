@@ -113,8 +113,9 @@ func (c *call) bind(plan *Plan, t *typed.Ops, ops *[3]Operand, alpha, beta unsaf
 		// The path is fixed for the process: a record keeps its type's
 		// kernel from call to call.
 		c.ops = t
-		c.kern, c.fn = KernelFor(t.Type.Real)
+		c.mainKern, c.mainFn = KernelFor(t.Type.Real)
 	}
+	c.kern, c.fn = c.mainKern, c.mainFn
 	c.tsize, c.rsize = t.Type.Size, t.RealSize
 	c.cf = 1
 	if t.Type.Complex {
@@ -195,6 +196,12 @@ func (c *call) chooseTeam() {
 	kb := blocksFor(c.kern)
 	kcMax := max(1, kb.KC/c.cf)
 	kc := balance(p.K.Size, kcMax, 1)
+	if k := shortTile(&p.M, c.kern, kc, c.cf, c.rsize); k != c.kern {
+		c.kern, c.fn = k, funcOf(k)
+		c.mrR, c.nrR = k.MR, k.NR
+		mr, nr = k.MR/c.cf, k.NR
+		kb = blocksFor(k)
+	}
 	c.runM = alignRuns(&p.M, mr, kc, c.kern, c.rsize)
 	c.runN = alignRuns(&p.N, nr, kc, c.kern, c.rsize)
 	// MC and NC count rows and columns: as many slivers as the cache
@@ -242,6 +249,53 @@ func alignRuns(g *Group, r, depth int, k *kernels.Kernel, realSize int) int {
 		return e0
 	}
 	return r
+}
+
+// shortTile picks, among the path's rows for k's real type (k first), the
+// tile whose rows cost least for M: rows wasted when its runs are shorter
+// than the tile (alignRuns), or write-backs when they straddle tiles. The
+// first row wins ties: its tile is the fastest when it fits.
+func shortTile(g *Group, k *kernels.Kernel, depth, cf, realSize int) *kernels.Kernel {
+	if len(g.Dims) < 2 || depth <= 0 {
+		return k
+	}
+	best, bestCost := k, tileCost(g, k, depth, cf, realSize)
+	for i := range kernels.Kernels {
+		v := &kernels.Kernels[i]
+		if v.ISA != k.ISA || v.Real != k.Real || v == k || v.MR%cf != 0 {
+			continue
+		}
+		if cost := tileCost(g, v, depth, cf, realSize); cost < bestCost {
+			best, bestCost = v, cost
+		}
+	}
+	return best
+}
+
+// tileCost is a tile's time per useful row, against a perfect fit: the
+// share of rows wasted by aligned slivers, or one write-back per run of the
+// fastest dim (see alignRuns).
+func tileCost(g *Group, k *kernels.Kernel, depth, cf, realSize int) float64 {
+	r := k.MR / cf
+	e0 := g.Dims[0].Ext
+	if run := alignRuns(g, r, depth, k, realSize); run < r {
+		return float64(r) / float64(run)
+	}
+	if e0%r == 0 {
+		return 1
+	}
+	isa, _ := spec.ISAByName(k.ISA)
+	fpc := 4 * max(isa.VecBytes, 8) / realSize
+	// About one tile in e0/r straddles two runs.
+	return 1 + float64(fpc)/float64(depth)*min(1, float64(r)/float64(e0))
+}
+
+// funcOf is a row's kernel on the path in use: its assembly where built.
+func funcOf(k *kernels.Kernel) kernels.Func {
+	if k.Asm != nil {
+		return k.Asm
+	}
+	return k.Go
 }
 
 // batchWorthwhile reports whether a team of t should split the batch

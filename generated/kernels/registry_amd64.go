@@ -5,32 +5,48 @@
 package kernels
 
 // asmKernels holds the amd64 assembly kernels by row of Kernels.
-var asmKernels = [8]Func{
+var asmKernels = [12]Func{
 	0: gemm_f32_64x6_avx512,
 	1: gemm_f64_32x6_avx512,
-	2: gemm_f32_16x6_avx2,
-	3: gemm_f64_8x6_avx2,
+	2: gemm_f32_32x6_avx512,
+	3: gemm_f32_48x6_avx512,
+	4: gemm_f64_16x6_avx512,
+	5: gemm_f64_24x6_avx512,
+	6: gemm_f32_16x6_avx2,
+	7: gemm_f64_8x6_avx2,
 }
 
 // asmDirect, asmPackA and asmPackB hold the amd64 direct kernels and packers by row of Kernels.
 var (
-	asmDirect = [8]DirectFunc{
+	asmDirect = [12]DirectFunc{
 		0: direct_f32_64x6_avx512,
 		1: direct_f64_32x6_avx512,
-		2: direct_f32_16x6_avx2,
-		3: direct_f64_8x6_avx2,
+		2: direct_f32_32x6_avx512,
+		3: direct_f32_48x6_avx512,
+		4: direct_f64_16x6_avx512,
+		5: direct_f64_24x6_avx512,
+		6: direct_f32_16x6_avx2,
+		7: direct_f64_8x6_avx2,
 	}
-	asmPackA = [8]PackFunc{
+	asmPackA = [12]PackFunc{
 		0: packa_f32_64x6_avx512,
 		1: packa_f64_32x6_avx512,
-		2: packa_f32_16x6_avx2,
-		3: packa_f64_8x6_avx2,
+		2: packa_f32_32x6_avx512,
+		3: packa_f32_48x6_avx512,
+		4: packa_f64_16x6_avx512,
+		5: packa_f64_24x6_avx512,
+		6: packa_f32_16x6_avx2,
+		7: packa_f64_8x6_avx2,
 	}
-	asmPackB = [8]PackFunc{
+	asmPackB = [12]PackFunc{
 		0: packb_f32_64x6_avx512,
 		1: packb_f64_32x6_avx512,
-		2: packb_f32_16x6_avx2,
-		3: packb_f64_8x6_avx2,
+		2: packb_f32_32x6_avx512,
+		3: packb_f32_48x6_avx512,
+		4: packb_f64_16x6_avx512,
+		5: packb_f64_24x6_avx512,
+		6: packb_f32_16x6_avx2,
+		7: packb_f64_8x6_avx2,
 	}
 )
 

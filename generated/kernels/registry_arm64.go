@@ -5,16 +5,16 @@
 package kernels
 
 // asmKernels holds the arm64 assembly kernels by row of Kernels.
-var asmKernels = [8]Func{
-	4: gemm_f32_8x12_neon,
-	5: gemm_f64_8x6_neon,
+var asmKernels = [12]Func{
+	8: gemm_f32_8x12_neon,
+	9: gemm_f64_8x6_neon,
 }
 
 // asmDirect, asmPackA and asmPackB hold the arm64 direct kernels and packers by row of Kernels.
 var (
-	asmDirect = [8]DirectFunc{}
-	asmPackA  = [8]PackFunc{}
-	asmPackB  = [8]PackFunc{}
+	asmDirect = [12]DirectFunc{}
+	asmPackA  = [12]PackFunc{}
+	asmPackB  = [12]PackFunc{}
 )
 
 // asmPeaks holds the arm64 assembly probes by row of Peaks.

@@ -6,9 +6,9 @@ package kernels
 
 // Without assembly every kernel runs its pure-Go twin.
 var (
-	asmKernels [8]Func
+	asmKernels [12]Func
 	asmPeaks   [8]func(int)
-	asmDirect  [8]DirectFunc
-	asmPackA   [8]PackFunc
-	asmPackB   [8]PackFunc
+	asmDirect  [12]DirectFunc
+	asmPackA   [12]PackFunc
+	asmPackB   [12]PackFunc
 )

@@ -73,10 +73,17 @@ type Kernel struct {
 
 // Kernels is the kernel table. Every row is emitted by the generator of its
 // ISA (asm/avx512, asm/avx2, asm/neon) with a pure-Go twin (gen/kernels);
-// the generic rows have only the pure-Go form.
+// the generic rows have only the pure-Go form. The first row of an ISA and
+// real type is its kernel; later rows are shorter tiles the runtime takes
+// when C's fastest dim is too short to fill the first one (a tensor of
+// small extents), where a tile straddling two runs would be irregular.
 var Kernels = []Kernel{
 	{ISA: AVX512, Real: "float32", MR: 64, NR: 6, Unroll: 4, PrefetchA: 1024, PrefetchB: 384, MC: 320, KC: 384, NC: 4092},
 	{ISA: AVX512, Real: "float64", MR: 32, NR: 6, Unroll: 4, PrefetchA: 1024, PrefetchB: 384, MC: 160, KC: 384, NC: 4092},
+	{ISA: AVX512, Real: "float32", MR: 32, NR: 6, Unroll: 4, PrefetchA: 1024, PrefetchB: 384, MC: 320, KC: 384, NC: 4092},
+	{ISA: AVX512, Real: "float32", MR: 48, NR: 6, Unroll: 4, PrefetchA: 1024, PrefetchB: 384, MC: 336, KC: 384, NC: 4092},
+	{ISA: AVX512, Real: "float64", MR: 16, NR: 6, Unroll: 4, PrefetchA: 1024, PrefetchB: 384, MC: 160, KC: 384, NC: 4092},
+	{ISA: AVX512, Real: "float64", MR: 24, NR: 6, Unroll: 4, PrefetchA: 1024, PrefetchB: 384, MC: 168, KC: 384, NC: 4092},
 	{ISA: AVX2, Real: "float32", MR: 16, NR: 6, Unroll: 4, PrefetchA: 512, PrefetchB: 192, MC: 288, KC: 384, NC: 4092},
 	{ISA: AVX2, Real: "float64", MR: 8, NR: 6, Unroll: 4, PrefetchA: 256, PrefetchB: 192, MC: 144, KC: 384, NC: 4092},
 	{ISA: NEON, Real: "float32", MR: 8, NR: 12, Unroll: 4, PrefetchA: 256, PrefetchB: 384, MC: 256, KC: 384, NC: 4092},
@@ -103,7 +110,7 @@ func KernelsFor(isa string) []Kernel {
 	return out
 }
 
-// KernelFor returns the row for one ISA and real type.
+// KernelFor returns the kernel of one ISA and real type: its first row.
 func KernelFor(isa, real string) (Kernel, bool) {
 	for _, k := range Kernels {
 		if k.ISA == isa && k.Real == real {
