@@ -34,11 +34,10 @@ type call struct {
 	tsize, rsize, cf int
 	blk              typed.Blocking // in elements of T
 	mrR, nrR         int            // the kernel's tile in reals
-	// runM and runN are the rows and columns of T one sliver holds: the
-	// tile's (blk.MR, blk.NR), or fewer when M's (N's) fastest dim is
-	// shorter than a tile, so that no tile straddles two of its runs
-	// (see alignRuns).
-	runM, runN int
+	// tileM and tileN map slivers to the rows and columns of T they hold:
+	// whole tiles, or tiles restarting at every run of M's (N's) fastest
+	// dim, so that no tile straddles two runs (see alignRuns).
+	tileM, tileN tiling
 
 	// base[o] is the address of the element at all-zero coordinates of A, B
 	// and C in the plan's order (A and B exchanged when the plan is swapped).

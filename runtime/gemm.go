@@ -112,11 +112,11 @@ func (c *call) gemm(ms *memberState, off [3]int) {
 	}
 	for jc := 0; jc < N; jc += b.NC {
 		nc := min(b.NC, N-jc)
-		nSl := ceilDiv(nc, c.runN)
+		nSl := c.tileN.count(nc)
 		Offsets(sc.bCol[:nc], p.N.Ext, p.N.S[opB], jc)
-		BlockStrides(sc.bColBS[:nSl], sc.bCol[:nc], c.runN)
+		c.tileN.steps(sc.bColBS[:nSl], sc.bCol[:nc])
 		Offsets(sc.cCol[:nc], p.N.Ext, p.N.S[opC], jc)
-		BlockStrides(sc.cColBS[:nSl], sc.cCol[:nc], c.runN)
+		c.tileN.steps(sc.cColBS[:nSl], sc.cCol[:nc])
 		for pc := 0; pc < K; pc += b.KC {
 			kc := min(b.KC, K-pc)
 			round := ms.round
@@ -162,11 +162,11 @@ func (c *call) gemm(ms *memberState, off [3]int) {
 				}
 				mc := min(b.MC, p.M.Size-ic)
 				if ms.packed != ic {
-					mSl := ceilDiv(mc, c.runM)
+					mSl := c.tileM.count(mc)
 					Offsets(sc.aRow[:mc], p.M.Ext, p.M.S[opA], ic)
-					BlockStrides(sc.aRowBS[:mSl], sc.aRow[:mc], c.runM)
+					c.tileM.steps(sc.aRowBS[:mSl], sc.aRow[:mc])
 					Offsets(sc.cRow[:mc], p.M.Ext, p.M.S[opC], ic)
-					BlockStrides(sc.cRowBS[:mSl], sc.cRow[:mc], c.runM)
+					c.tileM.steps(sc.cRowBS[:mSl], sc.cRow[:mc])
 					c.packA(ms.bufs.A, aBase, sc, kA, kStrideA, mc, kc)
 					ms.packed = ic
 				}
@@ -182,59 +182,57 @@ func (c *call) gemm(ms *memberState, off [3]int) {
 	}
 }
 
-// packB packs slivers [s0, s1) of a panel of nc columns, runN columns to a
-// sliver: through the kernel row's assembly packer when every sliver is
-// strided in a way it is fast for (unit column or unit depth step), else
-// through the typed packer.
+// packB packs slivers [s0, s1) of a panel of nc columns (tileN): through
+// the kernel row's assembly packer when every sliver is strided in a way it
+// is fast for (unit column or unit depth step), else through the typed
+// packer.
 func (c *call) packB(panel []byte, bBase unsafe.Pointer, sc *scatter, kB []int64, s0, s1, nc, kc int) {
 	b := c.blk
-	run := c.runN
 	sliver := c.nrR * kc * c.cf * c.rsize
 	kStride := uniformStep(kB)
 	if pk := c.kern.PackB; pk != nil && c.cf == 1 && fastSteps(sc.bColBS[s0:s1], kStride) {
 		for s := s0; s < s1; s++ {
-			j := s * run
+			j, w := c.tileN.span(s, nc)
 			src := unsafe.Add(bBase, (sc.bCol[j]+kB[0])*int64(c.tsize))
-			pk(&panel[s*sliver], (*byte)(src), min(run, nc-j), kc, int(sc.bColBS[s]), int(kStride))
+			pk(&panel[s*sliver], (*byte)(src), w, kc, int(sc.bColBS[s]), int(kStride))
 		}
 		return
 	}
-	if run == b.NR {
-		j0, j1 := s0*run, min(s1*run, nc)
+	if !c.tileN.aligned() {
+		j0, j1 := s0*b.NR, min(s1*b.NR, nc)
 		c.ops.PackB(&panel[s0*sliver], (*byte)(bBase), b.NR, j1-j0, kc,
 			sc.bCol[j0:j1], sc.bColBS[s0:s1], kB, kStride, c.alphaB)
 		return
 	}
 	for s := s0; s < s1; s++ {
-		j0, j1 := s*run, min((s+1)*run, nc)
-		c.ops.PackB(&panel[s*sliver], (*byte)(bBase), b.NR, j1-j0, kc,
-			sc.bCol[j0:j1], sc.bColBS[s:s+1], kB, kStride, c.alphaB)
+		j, w := c.tileN.span(s, nc)
+		c.ops.PackB(&panel[s*sliver], (*byte)(bBase), b.NR, w, kc,
+			sc.bCol[j:j+w], sc.bColBS[s:s+1], kB, kStride, c.alphaB)
 	}
 }
 
-// packA packs an MC block of A, runM rows to a sliver, like packB.
+// packA packs an MC block of A (tileM), like packB.
 func (c *call) packA(dst []byte, aBase unsafe.Pointer, sc *scatter, kA []int64, kStride int64, mc, kc int) {
 	b := c.blk
-	run := c.runM
-	mSl := ceilDiv(mc, run)
+	mSl := c.tileM.count(mc)
 	sliver := c.mrR * kc * c.cf * c.rsize // complex slivers double rows and depth
 	if pk := c.kern.PackA; pk != nil && c.cf == 1 && fastSteps(sc.aRowBS[:mSl], kStride) {
 		for t := 0; t < mSl; t++ {
-			i := t * run
+			i, h := c.tileM.span(t, mc)
 			src := unsafe.Add(aBase, (sc.aRow[i]+kA[0])*int64(c.tsize))
-			pk(&dst[t*sliver], (*byte)(src), min(run, mc-i), kc, int(sc.aRowBS[t]), int(kStride))
+			pk(&dst[t*sliver], (*byte)(src), h, kc, int(sc.aRowBS[t]), int(kStride))
 		}
 		return
 	}
-	if run == b.MR {
+	if !c.tileM.aligned() {
 		c.ops.PackA(&dst[0], (*byte)(aBase), b.MR, mc, kc,
 			sc.aRow[:mc], sc.aRowBS[:mSl], kA, kStride, nil)
 		return
 	}
 	for t := 0; t < mSl; t++ {
-		i0, i1 := t*run, min((t+1)*run, mc)
-		c.ops.PackA(&dst[t*sliver], (*byte)(aBase), b.MR, i1-i0, kc,
-			sc.aRow[i0:i1], sc.aRowBS[t:t+1], kA, kStride, nil)
+		i, h := c.tileM.span(t, mc)
+		c.ops.PackA(&dst[t*sliver], (*byte)(aBase), b.MR, h, kc,
+			sc.aRow[i:i+h], sc.aRowBS[t:t+1], kA, kStride, nil)
 	}
 }
 
@@ -285,14 +283,14 @@ func (c *call) macroKernel(sc *scatter, bufs workspace.WorkerBufs, panel []byte,
 		direct = c.betaDirect
 	}
 	tile := &bufs.Tile[0]
+	mSl := c.tileM.count(mc)
 	for s := s0; s < s1; s++ {
-		j := s * c.runN
-		n := min(c.runN, nc-j)
+		j, n := c.tileN.span(s, nc)
 		bp := &panel[s*sliverB]
 		cbs := sc.cColBS[s]
 		cCol := sc.cCol[j]
-		for t, i := 0, 0; i < mc; t, i = t+1, i+c.runM {
-			m := min(c.runM, mc-i)
+		for t := 0; t < mSl; t++ {
+			i, m := c.tileM.span(t, mc)
 			ap := &bufs.A[t*sliverA]
 			rbs := sc.cRowBS[t]
 			// A full strided tile is written by the kernel itself. A complex

@@ -67,8 +67,8 @@ func (p *Pool) Run(spec string, t *typed.Ops, ops *[3]Operand, alpha, beta unsaf
 	}
 	// The buffers hold whole slivers: MR rows (NR columns) for each run.
 	padded := c.blk
-	padded.MC = ceilDiv(c.blk.MC, c.runM) * c.blk.MR
-	padded.NC = ceilDiv(c.blk.NC, c.runN) * c.blk.NR
+	padded.MC = c.tileM.count(c.blk.MC) * c.blk.MR
+	padded.NC = c.tileN.count(c.blk.NC) * c.blk.NR
 	c.req = t.Req(padded, 1, nPanels, scatterLen(c.blk), 0)
 	c.lease = p.arena.TakeTeam(c.req, 1, nPanels)
 	defer c.lease.Release()
@@ -202,23 +202,23 @@ func (c *call) chooseTeam() {
 		mr, nr = k.MR/c.cf, k.NR
 		kb = blocksFor(k)
 	}
-	c.runM = alignRuns(&p.M, mr, kc, c.kern, c.rsize)
-	c.runN = alignRuns(&p.N, nr, kc, c.kern, c.rsize)
+	c.tileM, _ = alignRuns(&p.M, mr, kc, c.kern, c.rsize)
+	c.tileN, _ = alignRuns(&p.N, nr, kc, c.kern, c.rsize)
 	// MC and NC count rows and columns: as many slivers as the cache
-	// sizes allow, of runM rows (runN columns) each.
+	// sizes allow, in whole runs when the slivers follow runs.
 	c.blk = blocking{
 		MR: mr,
 		NR: nr,
-		MC: balance(p.M.Size, max(1, kb.MC/c.cf/mr)*c.runM, c.runM),
+		MC: balance(p.M.Size, maxRows(c.tileM, kb.MC/c.cf/mr), c.tileM.block()),
 		KC: kc,
-		NC: balance(p.N.Size, max(1, kb.NC/nr)*c.runN, c.runN),
+		NC: balance(p.N.Size, maxRows(c.tileN, kb.NC/nr), c.tileN.block()),
 	}
 	// A shared round needs a few units per member to balance: short M is
 	// made up with runs of B slivers.
 	blocks := ceilDiv(p.M.Size, max(c.blk.MC, 1))
 	c.unitCols = 1
 	if c.members > 1 && !c.batchPar {
-		c.unitCols = min(ceilDiv(4*c.members, blocks), ceilDiv(c.blk.NC, c.runN))
+		c.unitCols = min(ceilDiv(4*c.members, blocks), c.tileN.count(c.blk.NC))
 	}
 	c.units = blocks * c.unitCols
 	if c.members > 1 && !c.batchPar && p.K.Size > 0 {
@@ -227,67 +227,62 @@ func (c *call) chooseTeam() {
 	}
 }
 
-// alignRuns returns how many rows (columns) of a group one sliver of r
-// should hold. When the group's fastest dim is shorter than r, every tile
-// of r straddles two of its runs: C is then irregular across the tile,
-// which the kernel writes into its tile buffer and a write-back scatters,
-// costing about a tile's worth of cycles per tile (a share fpc/depth of the
-// kernel's own time, fpc its flops per cycle). A sliver of one run wastes
-// r-e0 rows of every tile instead, and its tiles are written directly.
+// alignRuns chooses how slivers of r rows tile a group, and its cost per
+// useful row against a perfect fit. When the group's fastest dim has runs
+// of e0 rows that are not whole tiles, a tile straddling two runs is
+// irregular in C: the kernel writes it into its tile buffer and a write-back
+// scatters it, about a tile's worth of cycles, a share fpc/depth of the
+// kernel's own time (fpc its flops per cycle). Slivers restarting at every
+// run waste the rows short of whole tiles instead, and are written directly.
 // The cheaper one wins.
-func alignRuns(g *Group, r, depth int, k *kernels.Kernel, realSize int) int {
+func alignRuns(g *Group, r, depth int, k *kernels.Kernel, realSize int) (tiling, float64) {
 	if len(g.Dims) < 2 || depth <= 0 {
-		return r
+		return plainTiling(r), 1
 	}
 	e0 := g.Dims[0].Ext
 	isa, _ := spec.ISAByName(k.ISA)
-	if e0 >= r || isa.VecBytes == 0 {
-		return r
+	if e0%r == 0 || isa.VecBytes == 0 {
+		return plainTiling(r), 1
 	}
 	fpc := 4 * isa.VecBytes / realSize // two FMA pipes, two flops each
-	if float64(r)/float64(e0) < 1+float64(fpc)/float64(depth) {
-		return e0
+	straddling := min(1, float64(r)/float64(e0))
+	plain := 1 + float64(fpc)/float64(depth)*straddling
+	aligned := float64(ceilDiv(e0, r)*r) / float64(e0)
+	if aligned < plain {
+		return alignedTiling(r, e0), aligned
 	}
-	return r
+	return plainTiling(r), plain
+}
+
+// maxRows is how many rows (columns) a block of at most slivers slivers
+// holds: whole runs when the slivers follow runs.
+func maxRows(t tiling, slivers int) int {
+	slivers = max(1, slivers)
+	if !t.aligned() {
+		return slivers * t.r
+	}
+	return max(1, slivers/t.per) * t.e0
 }
 
 // shortTile picks, among the path's rows for k's real type (k first), the
-// tile whose rows cost least for M: rows wasted when its runs are shorter
-// than the tile (alignRuns), or write-backs when they straddle tiles. The
-// first row wins ties: its tile is the fastest when it fits.
+// tile whose rows cost least for M (alignRuns). The first row wins ties:
+// its tile is the fastest when it fits.
 func shortTile(g *Group, k *kernels.Kernel, depth, cf, realSize int) *kernels.Kernel {
 	if len(g.Dims) < 2 || depth <= 0 {
 		return k
 	}
-	best, bestCost := k, tileCost(g, k, depth, cf, realSize)
+	_, bestCost := alignRuns(g, k.MR/cf, depth, k, realSize)
+	best := k
 	for i := range kernels.Kernels {
 		v := &kernels.Kernels[i]
 		if v.ISA != k.ISA || v.Real != k.Real || v == k || v.MR%cf != 0 {
 			continue
 		}
-		if cost := tileCost(g, v, depth, cf, realSize); cost < bestCost {
+		if _, cost := alignRuns(g, v.MR/cf, depth, v, realSize); cost < bestCost {
 			best, bestCost = v, cost
 		}
 	}
 	return best
-}
-
-// tileCost is a tile's time per useful row, against a perfect fit: the
-// share of rows wasted by aligned slivers, or one write-back per run of the
-// fastest dim (see alignRuns).
-func tileCost(g *Group, k *kernels.Kernel, depth, cf, realSize int) float64 {
-	r := k.MR / cf
-	e0 := g.Dims[0].Ext
-	if run := alignRuns(g, r, depth, k, realSize); run < r {
-		return float64(r) / float64(run)
-	}
-	if e0%r == 0 {
-		return 1
-	}
-	isa, _ := spec.ISAByName(k.ISA)
-	fpc := 4 * max(isa.VecBytes, 8) / realSize
-	// About one tile in e0/r straddles two runs.
-	return 1 + float64(fpc)/float64(depth)*min(1, float64(r)/float64(e0))
 }
 
 // funcOf is a row's kernel on the path in use: its assembly where built.

@@ -1,0 +1,64 @@
+package runtime
+
+// tiling maps slivers to the rows (or columns) of a group they hold. Plain
+// tiling gives sliver s the rows [s·r, s·r+r). When the group's fastest dim
+// has runs of e0 rows that a tile of r would straddle, aligned tiling
+// restarts at every run: per = ⌈e0/r⌉ slivers to a run, the last of them
+// short, so every tile lies inside one run and stays evenly spaced in C.
+type tiling struct {
+	r   int // rows of a full sliver
+	e0  int // run length, or 0 for plain tiling
+	per int // slivers per run
+}
+
+func plainTiling(r int) tiling { return tiling{r: r} }
+
+func alignedTiling(r, e0 int) tiling { return tiling{r: r, e0: e0, per: ceilDiv(e0, r)} }
+
+// aligned reports whether slivers restart at runs.
+func (t tiling) aligned() bool { return t.e0 > 0 }
+
+// count is how many slivers hold n rows (n a multiple of e0, or the
+// group's last block).
+func (t tiling) count(n int) int {
+	if t.e0 == 0 {
+		return ceilDiv(n, t.r)
+	}
+	return n/t.e0*t.per + ceilDiv(n%t.e0, t.r)
+}
+
+// span is the first row and the row count of sliver s among n rows.
+func (t tiling) span(s, n int) (start, rows int) {
+	if t.e0 == 0 {
+		start = s * t.r
+		return start, min(t.r, n-start)
+	}
+	run, sub := s/t.per, s%t.per
+	start = run*t.e0 + sub*t.r
+	return start, min(t.r, t.e0-sub*t.r, n-start)
+}
+
+// block is the unit block sizes are a multiple of: a tile, or a run.
+func (t tiling) block() int {
+	if t.e0 == 0 {
+		return t.r
+	}
+	return t.e0
+}
+
+// slivers is how many slivers a block of n rows needs at most.
+func (t tiling) slivers(n int) int { return t.count(n) }
+
+// steps fills steps[s] with the common step of sliver s's offsets (0 when
+// they are not evenly spaced, 1 for a single row), like BlockStrides.
+func (t tiling) steps(steps, off []int64) {
+	if t.e0 == 0 {
+		BlockStrides(steps, off, t.r)
+		return
+	}
+	n := len(off)
+	for s := range steps {
+		start, rows := t.span(s, n)
+		steps[s] = uniformStep(off[start : start+rows])
+	}
+}

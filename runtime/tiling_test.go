@@ -1,0 +1,26 @@
+package runtime
+
+import "testing"
+
+// Every row of a block belongs to exactly one sliver, in order, and an
+// aligned sliver never straddles a run.
+func TestTiling(t *testing.T) {
+	for _, tl := range []tiling{plainTiling(6), alignedTiling(6, 16), alignedTiling(32, 16), alignedTiling(6, 6), alignedTiling(4, 3)} {
+		for _, n := range []int{1, 5, 16, 17, 48, 50} {
+			next := 0
+			for s := 0; s < tl.count(n); s++ {
+				start, rows := tl.span(s, n)
+				if start != next || rows < 1 || rows > tl.r {
+					t.Fatalf("%+v n=%d: sliver %d = [%d,+%d), want start %d", tl, n, s, start, rows, next)
+				}
+				if tl.aligned() && start/tl.e0 != (start+rows-1)/tl.e0 {
+					t.Fatalf("%+v n=%d: sliver %d = [%d,+%d) straddles a run", tl, n, s, start, rows)
+				}
+				next = start + rows
+			}
+			if next != n {
+				t.Fatalf("%+v n=%d: slivers cover %d rows", tl, n, next)
+			}
+		}
+	}
+}
