@@ -210,31 +210,61 @@ func NewPlan(sp Spec, a, b, c View, tile Tile) (*Plan, error) {
 }
 
 // Tile is a register tile in elements: MR rows (the vector direction) by NR
-// columns.
-type Tile struct{ MR, NR int }
+// columns, with what the orientation choice weighs besides.
+type Tile struct {
+	MR, NR int
+	// Short lists the rows of the path's other tiles for the same real
+	// type (0: none), which the runtime takes for short M (shortTile).
+	Short [3]int
+	Lanes int // elements per vector register
+	Size  int // bytes per element
+}
 
 // swapPays decides the orientation. The kernel keeps C's columns in vector
 // registers, so C's fastest dim belongs in M: a C whose rows are not
-// adjacent is written element by element, which costs about a tile's worth
-// of cycles per tile (a share of 32 against the depth). But a short M
-// wastes rows of every tile: Cᵀ is computed instead when it fills the
-// tiles enough better to pay for that.
+// adjacent is written element by element, a few cycles an element when
+// the rows share pages, and a TLB and cache miss each when every row is a
+// page or more away (a stride of a multiple of 4 KiB also maps every row
+// to one L1 set). Measured on TCCG shapes, that costs about 16 cycles an
+// element against the depth's FMAs. But a short M wastes rows of every
+// tile: Cᵀ is computed instead when it fills the tiles (the best of the
+// path's tile heights) enough better to pay for that.
 func (p *Plan) swapPays(t Tile) bool {
-	unitM := minAbsStride(p.M.Dims, opC) < minAbsStride(p.N.Dims, opC)
-	unitN := minAbsStride(p.N.Dims, opC) < minAbsStride(p.M.Dims, opC)
-	if t.MR <= 0 || t.NR <= 0 {
-		return unitN
+	rsM, rsN := rowStride(&p.M), rowStride(&p.N)
+	if t.MR <= 0 || t.NR <= 0 || t.Lanes <= 0 || t.Size <= 0 {
+		return rsN < rsM
 	}
 	depth := float64(min(max(p.K.Size, 1), 384))
-	strided := depth / (depth + 32)
-	score := func(m, n int, unit bool) float64 {
-		s := fill(m, t.MR) * fill(n, t.NR)
-		if !unit {
-			s *= strided
+	score := func(m, n, rs int) float64 {
+		f := fill(m, t.MR)
+		for _, r := range t.Short {
+			if r > 0 {
+				f = math.Max(f, fill(m, r))
+			}
+		}
+		s := f * fill(n, t.NR)
+		if rs != 1 {
+			// Cycles per element written: 2, up to 16 once rows are a
+			// page apart; the tile's FMAs take depth/(2·Lanes) each.
+			bytes := math.Min(float64(rs)*float64(t.Size), 4096)
+			w := 2 + 14*bytes/4096
+			s *= depth / (depth + 2*float64(t.Lanes)*w)
 		}
 		return s
 	}
-	return score(p.N.Size, p.M.Size, unitN) > score(p.M.Size, p.N.Size, unitM)
+	return score(p.N.Size, p.M.Size, rsN) > score(p.M.Size, p.N.Size, rsM)
+}
+
+// rowStride is C's stride between a tile's rows when g is the tile's row
+// group: the stride of its fastest dim (MaxInt when it has none).
+func rowStride(g *Group) int {
+	if len(g.Dims) == 0 {
+		return math.MaxInt
+	}
+	if s := absInt(g.Dims[0].S[opC]); s != 0 {
+		return s
+	}
+	return math.MaxInt
 }
 
 // fill is the share of tile rows (or columns) that x rows use.

@@ -163,20 +163,30 @@ func TestSplitAndBalance(t *testing.T) {
 	}
 }
 
-// A short M wastes most of every tile: with C written element by element
-// instead, the other orientation wins.
+// The orientation weighs tile fill against C written element by element:
+// rows a page apart (TCCG's abc-bda-dc) cost more than a short M wastes on
+// a 32-row tile, rows a few elements apart (a GEMM with n = 24) do not, and
+// a row-major GEMM of ample size puts C's rows in the vector direction.
 func TestPlanOrientationWeighsTiles(t *testing.T) {
+	tile := Tile{MR: 64, NR: 6, Short: [3]int{32, 48}, Lanes: 16, Size: 4}
 	sp, _ := ParseSpec("bda,dc->abc")
 	a, b, c := dense(312, 312, 312), dense(312, 24), dense(312, 312, 24)
-	p, err := NewPlan(sp, a, b, c, Tile{MR: 64, NR: 6})
+	p, err := NewPlan(sp, a, b, c, tile)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Swapped || p.M.Size != 312*312 || p.N.Size != 24 {
-		t.Errorf("64x6 tile: %s, want M = a·b unswapped", p.describe())
+	if !p.Swapped || p.M.Size != 24 || p.N.Size != 312*312 {
+		t.Errorf("abc-bda-dc: %s, want M = c swapped", p.describe())
 	}
 	g, _ := ParseSpec("ik,kj->ij")
-	q, err := NewPlan(g, dense(500, 300), dense(300, 400), dense(500, 400), Tile{MR: 64, NR: 6})
+	q, err := NewPlan(g, dense(20000, 300), dense(300, 24), dense(20000, 24), tile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.Swapped {
+		t.Errorf("GEMM 20000x24x300: %s, want unswapped", q.describe())
+	}
+	q, err = NewPlan(g, dense(500, 300), dense(300, 400), dense(500, 400), tile)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -97,13 +97,27 @@ func (c *call) runTeam() error {
 	return nil
 }
 
-// tileOf is the register tile of t's kernel, in elements of t.
+// tileOf is the register tile of t's kernel, in elements of t, with the
+// path's other tile heights for t's real type.
 func tileOf(t *typed.Ops) Tile {
 	k, _ := KernelFor(t.Type.Real)
+	cf := 1
 	if t.Type.Complex {
-		return Tile{MR: k.MR / 2, NR: k.NR}
+		cf = 2
 	}
-	return Tile{MR: k.MR, NR: k.NR}
+	tile := Tile{MR: k.MR / cf, NR: k.NR, Size: t.Type.Size}
+	if isa, ok := spec.ISAByName(k.ISA); ok {
+		tile.Lanes = max(1, isa.Lanes(t.RealSize)/cf)
+	}
+	n := 0
+	for i := range kernels.Kernels {
+		v := &kernels.Kernels[i]
+		if v != k && v.ISA == k.ISA && v.Real == k.Real && v.MR%cf == 0 && n < len(tile.Short) {
+			tile.Short[n] = v.MR / cf
+			n++
+		}
+	}
+	return tile
 }
 
 // bind fills the call record for one call.
@@ -265,21 +279,31 @@ func maxRows(t tiling, slivers int) int {
 }
 
 // shortTile picks, among the path's rows for k's real type (k first), the
-// tile whose rows cost least for M (alignRuns). The first row wins ties:
-// its tile is the fastest when it fits.
+// tile whose rows cost least for M: runs (alignRuns) and the last tile's
+// unused rows, which decide a short M. The first row wins ties: its tile
+// is the fastest when it fits.
 func shortTile(g *Group, k *kernels.Kernel, depth, cf, realSize int) *kernels.Kernel {
-	if len(g.Dims) < 2 || depth <= 0 {
+	if g.Size <= 0 || depth <= 0 {
 		return k
 	}
-	_, bestCost := alignRuns(g, k.MR/cf, depth, k, realSize)
-	best := k
+	cost := func(v *kernels.Kernel) float64 {
+		r := v.MR / cf
+		t, c := alignRuns(g, r, depth, v, realSize)
+		if !t.aligned() {
+			// Aligned tiling counts its short tiles; plain tiling
+			// wastes only the last one's rows.
+			c *= float64(ceilDiv(g.Size, r)*r) / float64(g.Size)
+		}
+		return c
+	}
+	best, bestCost := k, cost(k)
 	for i := range kernels.Kernels {
 		v := &kernels.Kernels[i]
 		if v.ISA != k.ISA || v.Real != k.Real || v == k || v.MR%cf != 0 {
 			continue
 		}
-		if _, cost := alignRuns(g, v.MR/cf, depth, v, realSize); cost < bestCost {
-			best, bestCost = v, cost
+		if c := cost(v); c < bestCost {
+			best, bestCost = v, c
 		}
 	}
 	return best

@@ -2,11 +2,9 @@
 
 //go:build !purego
 
-#include "textflag.h"
-
 // func direct_f32_48x6_avx512(k int, a *byte, lda int, b *byte, rsb int, csb int, c *byte, rsc int, csc int, m int, n int, alpha *byte, beta *byte)
 // Requires: AVX, AVX512F, BMI2, FMA3, MMX+
-TEXT ·direct_f32_48x6_avx512(SB), NOSPLIT, $192-104
+TEXT ·direct_f32_48x6_avx512(SB), $1152-104
 	MOVQ  m+72(FP), R11
 	MOVQ  n+80(FP), R12
 	TESTQ R11, R11
@@ -2189,151 +2187,223 @@ strided:
 	VMULPS  Z18, Z15, Z15
 	VMULPS  Z18, Z16, Z16
 	VMULPS  Z18, Z17, Z17
+	VMOVUPS Z0, (SP)
+	VMOVUPS Z1, 64(SP)
+	VMOVUPS Z2, 128(SP)
+	VMOVUPS Z3, 192(SP)
+	VMOVUPS Z4, 256(SP)
+	VMOVUPS Z5, 320(SP)
+	VMOVUPS Z6, 384(SP)
+	VMOVUPS Z7, 448(SP)
+	VMOVUPS Z8, 512(SP)
+	VMOVUPS Z9, 576(SP)
+	VMOVUPS Z10, 640(SP)
+	VMOVUPS Z11, 704(SP)
+	VMOVUPS Z12, 768(SP)
+	VMOVUPS Z13, 832(SP)
+	VMOVUPS Z14, 896(SP)
+	VMOVUPS Z15, 960(SP)
+	VMOVUPS Z16, 1024(SP)
+	VMOVUPS Z17, 1088(SP)
 	SHLQ    $0x02, R9
 	VMOVSS  (BX), X30
 	MOVL    (BX), BX
 	SHLL    $0x01, BX
 	TESTQ   R12, R12
 	JLE     done
-	VMOVUPS Z0, (SP)
-	VMOVUPS Z1, 64(SP)
-	VMOVUPS Z2, 128(SP)
 	MOVQ    R8, R13
 	XORQ    AX, AX
+	TESTQ   BX, BX
+	JNZ     strided_beta0
+	CMPQ    AX, R11
+	JGE     strided_next0
 
-strided_row0:
-	CMPQ        AX, R11
-	JGE         strided_next0
-	VMOVSS      (SP)(AX*4), X31
-	TESTQ       BX, BX
-	JZ          strided_store0
-	VFMADD231SS (R13), X30, X31
-
-strided_store0:
+strided_rows0:
+	VMOVSS (SP)(AX*4), X31
 	VMOVSS X31, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
-	JMP    strided_row0
+	CMPQ   AX, R11
+	JL     strided_rows0
+	JMP    strided_next0
+
+strided_beta0:
+	CMPQ AX, R11
+	JGE  strided_next0
+
+strided_brows0:
+	VMOVSS      (SP)(AX*4), X31
+	VFMADD231SS (R13), X30, X31
+	VMOVSS      X31, (R13)
+	ADDQ        R9, R13
+	INCQ        AX
+	CMPQ        AX, R11
+	JL          strided_brows0
 
 strided_next0:
-	ADDQ    R10, R8
-	CMPQ    R12, $0x00000001
-	JLE     done
-	VMOVUPS Z3, (SP)
-	VMOVUPS Z4, 64(SP)
-	VMOVUPS Z5, 128(SP)
-	MOVQ    R8, R13
-	XORQ    AX, AX
+	ADDQ  R10, R8
+	CMPQ  R12, $0x00000001
+	JLE   done
+	MOVQ  R8, R13
+	XORQ  AX, AX
+	TESTQ BX, BX
+	JNZ   strided_beta1
+	CMPQ  AX, R11
+	JGE   strided_next1
 
-strided_row1:
-	CMPQ        AX, R11
-	JGE         strided_next1
-	VMOVSS      (SP)(AX*4), X31
-	TESTQ       BX, BX
-	JZ          strided_store1
-	VFMADD231SS (R13), X30, X31
-
-strided_store1:
+strided_rows1:
+	VMOVSS 192(SP)(AX*4), X31
 	VMOVSS X31, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
-	JMP    strided_row1
+	CMPQ   AX, R11
+	JL     strided_rows1
+	JMP    strided_next1
+
+strided_beta1:
+	CMPQ AX, R11
+	JGE  strided_next1
+
+strided_brows1:
+	VMOVSS      192(SP)(AX*4), X31
+	VFMADD231SS (R13), X30, X31
+	VMOVSS      X31, (R13)
+	ADDQ        R9, R13
+	INCQ        AX
+	CMPQ        AX, R11
+	JL          strided_brows1
 
 strided_next1:
-	ADDQ    R10, R8
-	CMPQ    R12, $0x00000002
-	JLE     done
-	VMOVUPS Z6, (SP)
-	VMOVUPS Z7, 64(SP)
-	VMOVUPS Z8, 128(SP)
-	MOVQ    R8, R13
-	XORQ    AX, AX
+	ADDQ  R10, R8
+	CMPQ  R12, $0x00000002
+	JLE   done
+	MOVQ  R8, R13
+	XORQ  AX, AX
+	TESTQ BX, BX
+	JNZ   strided_beta2
+	CMPQ  AX, R11
+	JGE   strided_next2
 
-strided_row2:
-	CMPQ        AX, R11
-	JGE         strided_next2
-	VMOVSS      (SP)(AX*4), X31
-	TESTQ       BX, BX
-	JZ          strided_store2
-	VFMADD231SS (R13), X30, X31
-
-strided_store2:
+strided_rows2:
+	VMOVSS 384(SP)(AX*4), X31
 	VMOVSS X31, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
-	JMP    strided_row2
+	CMPQ   AX, R11
+	JL     strided_rows2
+	JMP    strided_next2
+
+strided_beta2:
+	CMPQ AX, R11
+	JGE  strided_next2
+
+strided_brows2:
+	VMOVSS      384(SP)(AX*4), X31
+	VFMADD231SS (R13), X30, X31
+	VMOVSS      X31, (R13)
+	ADDQ        R9, R13
+	INCQ        AX
+	CMPQ        AX, R11
+	JL          strided_brows2
 
 strided_next2:
-	ADDQ    R10, R8
-	CMPQ    R12, $0x00000003
-	JLE     done
-	VMOVUPS Z9, (SP)
-	VMOVUPS Z10, 64(SP)
-	VMOVUPS Z11, 128(SP)
-	MOVQ    R8, R13
-	XORQ    AX, AX
+	ADDQ  R10, R8
+	CMPQ  R12, $0x00000003
+	JLE   done
+	MOVQ  R8, R13
+	XORQ  AX, AX
+	TESTQ BX, BX
+	JNZ   strided_beta3
+	CMPQ  AX, R11
+	JGE   strided_next3
 
-strided_row3:
-	CMPQ        AX, R11
-	JGE         strided_next3
-	VMOVSS      (SP)(AX*4), X31
-	TESTQ       BX, BX
-	JZ          strided_store3
-	VFMADD231SS (R13), X30, X31
-
-strided_store3:
+strided_rows3:
+	VMOVSS 576(SP)(AX*4), X31
 	VMOVSS X31, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
-	JMP    strided_row3
+	CMPQ   AX, R11
+	JL     strided_rows3
+	JMP    strided_next3
+
+strided_beta3:
+	CMPQ AX, R11
+	JGE  strided_next3
+
+strided_brows3:
+	VMOVSS      576(SP)(AX*4), X31
+	VFMADD231SS (R13), X30, X31
+	VMOVSS      X31, (R13)
+	ADDQ        R9, R13
+	INCQ        AX
+	CMPQ        AX, R11
+	JL          strided_brows3
 
 strided_next3:
-	ADDQ    R10, R8
-	CMPQ    R12, $0x00000004
-	JLE     done
-	VMOVUPS Z12, (SP)
-	VMOVUPS Z13, 64(SP)
-	VMOVUPS Z14, 128(SP)
-	MOVQ    R8, R13
-	XORQ    AX, AX
+	ADDQ  R10, R8
+	CMPQ  R12, $0x00000004
+	JLE   done
+	MOVQ  R8, R13
+	XORQ  AX, AX
+	TESTQ BX, BX
+	JNZ   strided_beta4
+	CMPQ  AX, R11
+	JGE   strided_next4
 
-strided_row4:
-	CMPQ        AX, R11
-	JGE         strided_next4
-	VMOVSS      (SP)(AX*4), X31
-	TESTQ       BX, BX
-	JZ          strided_store4
-	VFMADD231SS (R13), X30, X31
-
-strided_store4:
+strided_rows4:
+	VMOVSS 768(SP)(AX*4), X31
 	VMOVSS X31, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
-	JMP    strided_row4
+	CMPQ   AX, R11
+	JL     strided_rows4
+	JMP    strided_next4
+
+strided_beta4:
+	CMPQ AX, R11
+	JGE  strided_next4
+
+strided_brows4:
+	VMOVSS      768(SP)(AX*4), X31
+	VFMADD231SS (R13), X30, X31
+	VMOVSS      X31, (R13)
+	ADDQ        R9, R13
+	INCQ        AX
+	CMPQ        AX, R11
+	JL          strided_brows4
 
 strided_next4:
-	ADDQ    R10, R8
-	CMPQ    R12, $0x00000005
-	JLE     done
-	VMOVUPS Z15, (SP)
-	VMOVUPS Z16, 64(SP)
-	VMOVUPS Z17, 128(SP)
-	MOVQ    R8, R13
-	XORQ    AX, AX
+	ADDQ  R10, R8
+	CMPQ  R12, $0x00000005
+	JLE   done
+	MOVQ  R8, R13
+	XORQ  AX, AX
+	TESTQ BX, BX
+	JNZ   strided_beta5
+	CMPQ  AX, R11
+	JGE   strided_next5
 
-strided_row5:
-	CMPQ        AX, R11
-	JGE         strided_next5
-	VMOVSS      (SP)(AX*4), X31
-	TESTQ       BX, BX
-	JZ          strided_store5
-	VFMADD231SS (R13), X30, X31
-
-strided_store5:
+strided_rows5:
+	VMOVSS 960(SP)(AX*4), X31
 	VMOVSS X31, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
-	JMP    strided_row5
+	CMPQ   AX, R11
+	JL     strided_rows5
+	JMP    strided_next5
+
+strided_beta5:
+	CMPQ AX, R11
+	JGE  strided_next5
+
+strided_brows5:
+	VMOVSS      960(SP)(AX*4), X31
+	VFMADD231SS (R13), X30, X31
+	VMOVSS      X31, (R13)
+	ADDQ        R9, R13
+	INCQ        AX
+	CMPQ        AX, R11
+	JL          strided_brows5
 
 strided_next5:
 	ADDQ R10, R8

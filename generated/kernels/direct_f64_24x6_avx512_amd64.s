@@ -2,11 +2,9 @@
 
 //go:build !purego
 
-#include "textflag.h"
-
 // func direct_f64_24x6_avx512(k int, a *byte, lda int, b *byte, rsb int, csb int, c *byte, rsc int, csc int, m int, n int, alpha *byte, beta *byte)
 // Requires: AVX, AVX512F, BMI2, FMA3, MMX+
-TEXT ·direct_f64_24x6_avx512(SB), NOSPLIT, $192-104
+TEXT ·direct_f64_24x6_avx512(SB), $1152-104
 	MOVQ  m+72(FP), R11
 	MOVQ  n+80(FP), R12
 	TESTQ R11, R11
@@ -2192,151 +2190,223 @@ strided:
 	VMULPD  Z18, Z15, Z15
 	VMULPD  Z18, Z16, Z16
 	VMULPD  Z18, Z17, Z17
+	VMOVUPD Z0, (SP)
+	VMOVUPD Z1, 64(SP)
+	VMOVUPD Z2, 128(SP)
+	VMOVUPD Z3, 192(SP)
+	VMOVUPD Z4, 256(SP)
+	VMOVUPD Z5, 320(SP)
+	VMOVUPD Z6, 384(SP)
+	VMOVUPD Z7, 448(SP)
+	VMOVUPD Z8, 512(SP)
+	VMOVUPD Z9, 576(SP)
+	VMOVUPD Z10, 640(SP)
+	VMOVUPD Z11, 704(SP)
+	VMOVUPD Z12, 768(SP)
+	VMOVUPD Z13, 832(SP)
+	VMOVUPD Z14, 896(SP)
+	VMOVUPD Z15, 960(SP)
+	VMOVUPD Z16, 1024(SP)
+	VMOVUPD Z17, 1088(SP)
 	SHLQ    $0x03, R9
 	VMOVSD  (BX), X30
 	MOVQ    (BX), BX
 	SHLQ    $0x01, BX
 	TESTQ   R12, R12
 	JLE     done
-	VMOVUPD Z0, (SP)
-	VMOVUPD Z1, 64(SP)
-	VMOVUPD Z2, 128(SP)
 	MOVQ    R8, R13
 	XORQ    AX, AX
+	TESTQ   BX, BX
+	JNZ     strided_beta0
+	CMPQ    AX, R11
+	JGE     strided_next0
 
-strided_row0:
-	CMPQ        AX, R11
-	JGE         strided_next0
-	VMOVSD      (SP)(AX*8), X31
-	TESTQ       BX, BX
-	JZ          strided_store0
-	VFMADD231SD (R13), X30, X31
-
-strided_store0:
+strided_rows0:
+	VMOVSD (SP)(AX*8), X31
 	VMOVSD X31, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
-	JMP    strided_row0
+	CMPQ   AX, R11
+	JL     strided_rows0
+	JMP    strided_next0
+
+strided_beta0:
+	CMPQ AX, R11
+	JGE  strided_next0
+
+strided_brows0:
+	VMOVSD      (SP)(AX*8), X31
+	VFMADD231SD (R13), X30, X31
+	VMOVSD      X31, (R13)
+	ADDQ        R9, R13
+	INCQ        AX
+	CMPQ        AX, R11
+	JL          strided_brows0
 
 strided_next0:
-	ADDQ    R10, R8
-	CMPQ    R12, $0x00000001
-	JLE     done
-	VMOVUPD Z3, (SP)
-	VMOVUPD Z4, 64(SP)
-	VMOVUPD Z5, 128(SP)
-	MOVQ    R8, R13
-	XORQ    AX, AX
+	ADDQ  R10, R8
+	CMPQ  R12, $0x00000001
+	JLE   done
+	MOVQ  R8, R13
+	XORQ  AX, AX
+	TESTQ BX, BX
+	JNZ   strided_beta1
+	CMPQ  AX, R11
+	JGE   strided_next1
 
-strided_row1:
-	CMPQ        AX, R11
-	JGE         strided_next1
-	VMOVSD      (SP)(AX*8), X31
-	TESTQ       BX, BX
-	JZ          strided_store1
-	VFMADD231SD (R13), X30, X31
-
-strided_store1:
+strided_rows1:
+	VMOVSD 192(SP)(AX*8), X31
 	VMOVSD X31, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
-	JMP    strided_row1
+	CMPQ   AX, R11
+	JL     strided_rows1
+	JMP    strided_next1
+
+strided_beta1:
+	CMPQ AX, R11
+	JGE  strided_next1
+
+strided_brows1:
+	VMOVSD      192(SP)(AX*8), X31
+	VFMADD231SD (R13), X30, X31
+	VMOVSD      X31, (R13)
+	ADDQ        R9, R13
+	INCQ        AX
+	CMPQ        AX, R11
+	JL          strided_brows1
 
 strided_next1:
-	ADDQ    R10, R8
-	CMPQ    R12, $0x00000002
-	JLE     done
-	VMOVUPD Z6, (SP)
-	VMOVUPD Z7, 64(SP)
-	VMOVUPD Z8, 128(SP)
-	MOVQ    R8, R13
-	XORQ    AX, AX
+	ADDQ  R10, R8
+	CMPQ  R12, $0x00000002
+	JLE   done
+	MOVQ  R8, R13
+	XORQ  AX, AX
+	TESTQ BX, BX
+	JNZ   strided_beta2
+	CMPQ  AX, R11
+	JGE   strided_next2
 
-strided_row2:
-	CMPQ        AX, R11
-	JGE         strided_next2
-	VMOVSD      (SP)(AX*8), X31
-	TESTQ       BX, BX
-	JZ          strided_store2
-	VFMADD231SD (R13), X30, X31
-
-strided_store2:
+strided_rows2:
+	VMOVSD 384(SP)(AX*8), X31
 	VMOVSD X31, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
-	JMP    strided_row2
+	CMPQ   AX, R11
+	JL     strided_rows2
+	JMP    strided_next2
+
+strided_beta2:
+	CMPQ AX, R11
+	JGE  strided_next2
+
+strided_brows2:
+	VMOVSD      384(SP)(AX*8), X31
+	VFMADD231SD (R13), X30, X31
+	VMOVSD      X31, (R13)
+	ADDQ        R9, R13
+	INCQ        AX
+	CMPQ        AX, R11
+	JL          strided_brows2
 
 strided_next2:
-	ADDQ    R10, R8
-	CMPQ    R12, $0x00000003
-	JLE     done
-	VMOVUPD Z9, (SP)
-	VMOVUPD Z10, 64(SP)
-	VMOVUPD Z11, 128(SP)
-	MOVQ    R8, R13
-	XORQ    AX, AX
+	ADDQ  R10, R8
+	CMPQ  R12, $0x00000003
+	JLE   done
+	MOVQ  R8, R13
+	XORQ  AX, AX
+	TESTQ BX, BX
+	JNZ   strided_beta3
+	CMPQ  AX, R11
+	JGE   strided_next3
 
-strided_row3:
-	CMPQ        AX, R11
-	JGE         strided_next3
-	VMOVSD      (SP)(AX*8), X31
-	TESTQ       BX, BX
-	JZ          strided_store3
-	VFMADD231SD (R13), X30, X31
-
-strided_store3:
+strided_rows3:
+	VMOVSD 576(SP)(AX*8), X31
 	VMOVSD X31, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
-	JMP    strided_row3
+	CMPQ   AX, R11
+	JL     strided_rows3
+	JMP    strided_next3
+
+strided_beta3:
+	CMPQ AX, R11
+	JGE  strided_next3
+
+strided_brows3:
+	VMOVSD      576(SP)(AX*8), X31
+	VFMADD231SD (R13), X30, X31
+	VMOVSD      X31, (R13)
+	ADDQ        R9, R13
+	INCQ        AX
+	CMPQ        AX, R11
+	JL          strided_brows3
 
 strided_next3:
-	ADDQ    R10, R8
-	CMPQ    R12, $0x00000004
-	JLE     done
-	VMOVUPD Z12, (SP)
-	VMOVUPD Z13, 64(SP)
-	VMOVUPD Z14, 128(SP)
-	MOVQ    R8, R13
-	XORQ    AX, AX
+	ADDQ  R10, R8
+	CMPQ  R12, $0x00000004
+	JLE   done
+	MOVQ  R8, R13
+	XORQ  AX, AX
+	TESTQ BX, BX
+	JNZ   strided_beta4
+	CMPQ  AX, R11
+	JGE   strided_next4
 
-strided_row4:
-	CMPQ        AX, R11
-	JGE         strided_next4
-	VMOVSD      (SP)(AX*8), X31
-	TESTQ       BX, BX
-	JZ          strided_store4
-	VFMADD231SD (R13), X30, X31
-
-strided_store4:
+strided_rows4:
+	VMOVSD 768(SP)(AX*8), X31
 	VMOVSD X31, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
-	JMP    strided_row4
+	CMPQ   AX, R11
+	JL     strided_rows4
+	JMP    strided_next4
+
+strided_beta4:
+	CMPQ AX, R11
+	JGE  strided_next4
+
+strided_brows4:
+	VMOVSD      768(SP)(AX*8), X31
+	VFMADD231SD (R13), X30, X31
+	VMOVSD      X31, (R13)
+	ADDQ        R9, R13
+	INCQ        AX
+	CMPQ        AX, R11
+	JL          strided_brows4
 
 strided_next4:
-	ADDQ    R10, R8
-	CMPQ    R12, $0x00000005
-	JLE     done
-	VMOVUPD Z15, (SP)
-	VMOVUPD Z16, 64(SP)
-	VMOVUPD Z17, 128(SP)
-	MOVQ    R8, R13
-	XORQ    AX, AX
+	ADDQ  R10, R8
+	CMPQ  R12, $0x00000005
+	JLE   done
+	MOVQ  R8, R13
+	XORQ  AX, AX
+	TESTQ BX, BX
+	JNZ   strided_beta5
+	CMPQ  AX, R11
+	JGE   strided_next5
 
-strided_row5:
-	CMPQ        AX, R11
-	JGE         strided_next5
-	VMOVSD      (SP)(AX*8), X31
-	TESTQ       BX, BX
-	JZ          strided_store5
-	VFMADD231SD (R13), X30, X31
-
-strided_store5:
+strided_rows5:
+	VMOVSD 960(SP)(AX*8), X31
 	VMOVSD X31, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
-	JMP    strided_row5
+	CMPQ   AX, R11
+	JL     strided_rows5
+	JMP    strided_next5
+
+strided_beta5:
+	CMPQ AX, R11
+	JGE  strided_next5
+
+strided_brows5:
+	VMOVSD      960(SP)(AX*8), X31
+	VFMADD231SD (R13), X30, X31
+	VMOVSD      X31, (R13)
+	ADDQ        R9, R13
+	INCQ        AX
+	CMPQ        AX, R11
+	JL          strided_brows5
 
 strided_next5:
 	ADDQ R10, R8

@@ -6,7 +6,7 @@
 
 // func gemm_f32_16x6_avx2(k int, a *byte, b *byte, c *byte, rsc int, csc int, m int, n int, alpha *byte, beta *byte)
 // Requires: AVX, FMA3, MMX+
-TEXT ·gemm_f32_16x6_avx2(SB), NOSPLIT, $64-80
+TEXT ·gemm_f32_16x6_avx2(SB), $384-80
 	VXORPS     Y0, Y0, Y0
 	VXORPS     Y2, Y2, Y2
 	VXORPS     Y4, Y4, Y4
@@ -457,145 +457,217 @@ strided:
 	VMULPS  Y12, Y9, Y9
 	VMULPS  Y12, Y10, Y10
 	VMULPS  Y12, Y11, Y11
+	VMOVUPS Y0, (SP)
+	VMOVUPS Y1, 32(SP)
+	VMOVUPS Y2, 64(SP)
+	VMOVUPS Y3, 96(SP)
+	VMOVUPS Y4, 128(SP)
+	VMOVUPS Y5, 160(SP)
+	VMOVUPS Y6, 192(SP)
+	VMOVUPS Y7, 224(SP)
+	VMOVUPS Y8, 256(SP)
+	VMOVUPS Y9, 288(SP)
+	VMOVUPS Y10, 320(SP)
+	VMOVUPS Y11, 352(SP)
 	SHLQ    $0x02, R9
 	VMOVSS  (BX), X14
 	MOVL    (BX), BX
 	SHLL    $0x01, BX
 	TESTQ   R12, R12
 	JLE     done
-	VMOVUPS Y0, (SP)
-	VMOVUPS Y1, 32(SP)
 	MOVQ    R8, R13
 	XORQ    AX, AX
+	TESTQ   BX, BX
+	JNZ     strided_beta0
+	CMPQ    AX, R11
+	JGE     strided_next0
 
-strided_row0:
-	CMPQ        AX, R11
-	JGE         strided_next0
-	VMOVSS      (SP)(AX*4), X15
-	TESTQ       BX, BX
-	JZ          strided_store0
-	VFMADD231SS (R13), X14, X15
-
-strided_store0:
+strided_rows0:
+	VMOVSS (SP)(AX*4), X15
 	VMOVSS X15, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
-	JMP    strided_row0
+	CMPQ   AX, R11
+	JL     strided_rows0
+	JMP    strided_next0
+
+strided_beta0:
+	CMPQ AX, R11
+	JGE  strided_next0
+
+strided_brows0:
+	VMOVSS      (SP)(AX*4), X15
+	VFMADD231SS (R13), X14, X15
+	VMOVSS      X15, (R13)
+	ADDQ        R9, R13
+	INCQ        AX
+	CMPQ        AX, R11
+	JL          strided_brows0
 
 strided_next0:
-	ADDQ    R10, R8
-	CMPQ    R12, $0x00000001
-	JLE     done
-	VMOVUPS Y2, (SP)
-	VMOVUPS Y3, 32(SP)
-	MOVQ    R8, R13
-	XORQ    AX, AX
+	ADDQ  R10, R8
+	CMPQ  R12, $0x00000001
+	JLE   done
+	MOVQ  R8, R13
+	XORQ  AX, AX
+	TESTQ BX, BX
+	JNZ   strided_beta1
+	CMPQ  AX, R11
+	JGE   strided_next1
 
-strided_row1:
-	CMPQ        AX, R11
-	JGE         strided_next1
-	VMOVSS      (SP)(AX*4), X15
-	TESTQ       BX, BX
-	JZ          strided_store1
-	VFMADD231SS (R13), X14, X15
-
-strided_store1:
+strided_rows1:
+	VMOVSS 64(SP)(AX*4), X15
 	VMOVSS X15, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
-	JMP    strided_row1
+	CMPQ   AX, R11
+	JL     strided_rows1
+	JMP    strided_next1
+
+strided_beta1:
+	CMPQ AX, R11
+	JGE  strided_next1
+
+strided_brows1:
+	VMOVSS      64(SP)(AX*4), X15
+	VFMADD231SS (R13), X14, X15
+	VMOVSS      X15, (R13)
+	ADDQ        R9, R13
+	INCQ        AX
+	CMPQ        AX, R11
+	JL          strided_brows1
 
 strided_next1:
-	ADDQ    R10, R8
-	CMPQ    R12, $0x00000002
-	JLE     done
-	VMOVUPS Y4, (SP)
-	VMOVUPS Y5, 32(SP)
-	MOVQ    R8, R13
-	XORQ    AX, AX
+	ADDQ  R10, R8
+	CMPQ  R12, $0x00000002
+	JLE   done
+	MOVQ  R8, R13
+	XORQ  AX, AX
+	TESTQ BX, BX
+	JNZ   strided_beta2
+	CMPQ  AX, R11
+	JGE   strided_next2
 
-strided_row2:
-	CMPQ        AX, R11
-	JGE         strided_next2
-	VMOVSS      (SP)(AX*4), X15
-	TESTQ       BX, BX
-	JZ          strided_store2
-	VFMADD231SS (R13), X14, X15
-
-strided_store2:
+strided_rows2:
+	VMOVSS 128(SP)(AX*4), X15
 	VMOVSS X15, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
-	JMP    strided_row2
+	CMPQ   AX, R11
+	JL     strided_rows2
+	JMP    strided_next2
+
+strided_beta2:
+	CMPQ AX, R11
+	JGE  strided_next2
+
+strided_brows2:
+	VMOVSS      128(SP)(AX*4), X15
+	VFMADD231SS (R13), X14, X15
+	VMOVSS      X15, (R13)
+	ADDQ        R9, R13
+	INCQ        AX
+	CMPQ        AX, R11
+	JL          strided_brows2
 
 strided_next2:
-	ADDQ    R10, R8
-	CMPQ    R12, $0x00000003
-	JLE     done
-	VMOVUPS Y6, (SP)
-	VMOVUPS Y7, 32(SP)
-	MOVQ    R8, R13
-	XORQ    AX, AX
+	ADDQ  R10, R8
+	CMPQ  R12, $0x00000003
+	JLE   done
+	MOVQ  R8, R13
+	XORQ  AX, AX
+	TESTQ BX, BX
+	JNZ   strided_beta3
+	CMPQ  AX, R11
+	JGE   strided_next3
 
-strided_row3:
-	CMPQ        AX, R11
-	JGE         strided_next3
-	VMOVSS      (SP)(AX*4), X15
-	TESTQ       BX, BX
-	JZ          strided_store3
-	VFMADD231SS (R13), X14, X15
-
-strided_store3:
+strided_rows3:
+	VMOVSS 192(SP)(AX*4), X15
 	VMOVSS X15, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
-	JMP    strided_row3
+	CMPQ   AX, R11
+	JL     strided_rows3
+	JMP    strided_next3
+
+strided_beta3:
+	CMPQ AX, R11
+	JGE  strided_next3
+
+strided_brows3:
+	VMOVSS      192(SP)(AX*4), X15
+	VFMADD231SS (R13), X14, X15
+	VMOVSS      X15, (R13)
+	ADDQ        R9, R13
+	INCQ        AX
+	CMPQ        AX, R11
+	JL          strided_brows3
 
 strided_next3:
-	ADDQ    R10, R8
-	CMPQ    R12, $0x00000004
-	JLE     done
-	VMOVUPS Y8, (SP)
-	VMOVUPS Y9, 32(SP)
-	MOVQ    R8, R13
-	XORQ    AX, AX
+	ADDQ  R10, R8
+	CMPQ  R12, $0x00000004
+	JLE   done
+	MOVQ  R8, R13
+	XORQ  AX, AX
+	TESTQ BX, BX
+	JNZ   strided_beta4
+	CMPQ  AX, R11
+	JGE   strided_next4
 
-strided_row4:
-	CMPQ        AX, R11
-	JGE         strided_next4
-	VMOVSS      (SP)(AX*4), X15
-	TESTQ       BX, BX
-	JZ          strided_store4
-	VFMADD231SS (R13), X14, X15
-
-strided_store4:
+strided_rows4:
+	VMOVSS 256(SP)(AX*4), X15
 	VMOVSS X15, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
-	JMP    strided_row4
+	CMPQ   AX, R11
+	JL     strided_rows4
+	JMP    strided_next4
+
+strided_beta4:
+	CMPQ AX, R11
+	JGE  strided_next4
+
+strided_brows4:
+	VMOVSS      256(SP)(AX*4), X15
+	VFMADD231SS (R13), X14, X15
+	VMOVSS      X15, (R13)
+	ADDQ        R9, R13
+	INCQ        AX
+	CMPQ        AX, R11
+	JL          strided_brows4
 
 strided_next4:
-	ADDQ    R10, R8
-	CMPQ    R12, $0x00000005
-	JLE     done
-	VMOVUPS Y10, (SP)
-	VMOVUPS Y11, 32(SP)
-	MOVQ    R8, R13
-	XORQ    AX, AX
+	ADDQ  R10, R8
+	CMPQ  R12, $0x00000005
+	JLE   done
+	MOVQ  R8, R13
+	XORQ  AX, AX
+	TESTQ BX, BX
+	JNZ   strided_beta5
+	CMPQ  AX, R11
+	JGE   strided_next5
 
-strided_row5:
-	CMPQ        AX, R11
-	JGE         strided_next5
-	VMOVSS      (SP)(AX*4), X15
-	TESTQ       BX, BX
-	JZ          strided_store5
-	VFMADD231SS (R13), X14, X15
-
-strided_store5:
+strided_rows5:
+	VMOVSS 320(SP)(AX*4), X15
 	VMOVSS X15, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
-	JMP    strided_row5
+	CMPQ   AX, R11
+	JL     strided_rows5
+	JMP    strided_next5
+
+strided_beta5:
+	CMPQ AX, R11
+	JGE  strided_next5
+
+strided_brows5:
+	VMOVSS      320(SP)(AX*4), X15
+	VFMADD231SS (R13), X14, X15
+	VMOVSS      X15, (R13)
+	ADDQ        R9, R13
+	INCQ        AX
+	CMPQ        AX, R11
+	JL          strided_brows5
 
 strided_next5:
 	ADDQ R10, R8

@@ -6,7 +6,7 @@
 
 // func gemm_f64_8x6_avx2(k int, a *byte, b *byte, c *byte, rsc int, csc int, m int, n int, alpha *byte, beta *byte)
 // Requires: AVX, FMA3, MMX+
-TEXT ·gemm_f64_8x6_avx2(SB), NOSPLIT, $64-80
+TEXT ·gemm_f64_8x6_avx2(SB), $384-80
 	VXORPS     Y0, Y0, Y0
 	VXORPS     Y2, Y2, Y2
 	VXORPS     Y4, Y4, Y4
@@ -459,145 +459,217 @@ strided:
 	VMULPD  Y12, Y9, Y9
 	VMULPD  Y12, Y10, Y10
 	VMULPD  Y12, Y11, Y11
+	VMOVUPD Y0, (SP)
+	VMOVUPD Y1, 32(SP)
+	VMOVUPD Y2, 64(SP)
+	VMOVUPD Y3, 96(SP)
+	VMOVUPD Y4, 128(SP)
+	VMOVUPD Y5, 160(SP)
+	VMOVUPD Y6, 192(SP)
+	VMOVUPD Y7, 224(SP)
+	VMOVUPD Y8, 256(SP)
+	VMOVUPD Y9, 288(SP)
+	VMOVUPD Y10, 320(SP)
+	VMOVUPD Y11, 352(SP)
 	SHLQ    $0x03, R9
 	VMOVSD  (BX), X14
 	MOVQ    (BX), BX
 	SHLQ    $0x01, BX
 	TESTQ   R12, R12
 	JLE     done
-	VMOVUPD Y0, (SP)
-	VMOVUPD Y1, 32(SP)
 	MOVQ    R8, R13
 	XORQ    AX, AX
+	TESTQ   BX, BX
+	JNZ     strided_beta0
+	CMPQ    AX, R11
+	JGE     strided_next0
 
-strided_row0:
-	CMPQ        AX, R11
-	JGE         strided_next0
-	VMOVSD      (SP)(AX*8), X15
-	TESTQ       BX, BX
-	JZ          strided_store0
-	VFMADD231SD (R13), X14, X15
-
-strided_store0:
+strided_rows0:
+	VMOVSD (SP)(AX*8), X15
 	VMOVSD X15, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
-	JMP    strided_row0
+	CMPQ   AX, R11
+	JL     strided_rows0
+	JMP    strided_next0
+
+strided_beta0:
+	CMPQ AX, R11
+	JGE  strided_next0
+
+strided_brows0:
+	VMOVSD      (SP)(AX*8), X15
+	VFMADD231SD (R13), X14, X15
+	VMOVSD      X15, (R13)
+	ADDQ        R9, R13
+	INCQ        AX
+	CMPQ        AX, R11
+	JL          strided_brows0
 
 strided_next0:
-	ADDQ    R10, R8
-	CMPQ    R12, $0x00000001
-	JLE     done
-	VMOVUPD Y2, (SP)
-	VMOVUPD Y3, 32(SP)
-	MOVQ    R8, R13
-	XORQ    AX, AX
+	ADDQ  R10, R8
+	CMPQ  R12, $0x00000001
+	JLE   done
+	MOVQ  R8, R13
+	XORQ  AX, AX
+	TESTQ BX, BX
+	JNZ   strided_beta1
+	CMPQ  AX, R11
+	JGE   strided_next1
 
-strided_row1:
-	CMPQ        AX, R11
-	JGE         strided_next1
-	VMOVSD      (SP)(AX*8), X15
-	TESTQ       BX, BX
-	JZ          strided_store1
-	VFMADD231SD (R13), X14, X15
-
-strided_store1:
+strided_rows1:
+	VMOVSD 64(SP)(AX*8), X15
 	VMOVSD X15, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
-	JMP    strided_row1
+	CMPQ   AX, R11
+	JL     strided_rows1
+	JMP    strided_next1
+
+strided_beta1:
+	CMPQ AX, R11
+	JGE  strided_next1
+
+strided_brows1:
+	VMOVSD      64(SP)(AX*8), X15
+	VFMADD231SD (R13), X14, X15
+	VMOVSD      X15, (R13)
+	ADDQ        R9, R13
+	INCQ        AX
+	CMPQ        AX, R11
+	JL          strided_brows1
 
 strided_next1:
-	ADDQ    R10, R8
-	CMPQ    R12, $0x00000002
-	JLE     done
-	VMOVUPD Y4, (SP)
-	VMOVUPD Y5, 32(SP)
-	MOVQ    R8, R13
-	XORQ    AX, AX
+	ADDQ  R10, R8
+	CMPQ  R12, $0x00000002
+	JLE   done
+	MOVQ  R8, R13
+	XORQ  AX, AX
+	TESTQ BX, BX
+	JNZ   strided_beta2
+	CMPQ  AX, R11
+	JGE   strided_next2
 
-strided_row2:
-	CMPQ        AX, R11
-	JGE         strided_next2
-	VMOVSD      (SP)(AX*8), X15
-	TESTQ       BX, BX
-	JZ          strided_store2
-	VFMADD231SD (R13), X14, X15
-
-strided_store2:
+strided_rows2:
+	VMOVSD 128(SP)(AX*8), X15
 	VMOVSD X15, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
-	JMP    strided_row2
+	CMPQ   AX, R11
+	JL     strided_rows2
+	JMP    strided_next2
+
+strided_beta2:
+	CMPQ AX, R11
+	JGE  strided_next2
+
+strided_brows2:
+	VMOVSD      128(SP)(AX*8), X15
+	VFMADD231SD (R13), X14, X15
+	VMOVSD      X15, (R13)
+	ADDQ        R9, R13
+	INCQ        AX
+	CMPQ        AX, R11
+	JL          strided_brows2
 
 strided_next2:
-	ADDQ    R10, R8
-	CMPQ    R12, $0x00000003
-	JLE     done
-	VMOVUPD Y6, (SP)
-	VMOVUPD Y7, 32(SP)
-	MOVQ    R8, R13
-	XORQ    AX, AX
+	ADDQ  R10, R8
+	CMPQ  R12, $0x00000003
+	JLE   done
+	MOVQ  R8, R13
+	XORQ  AX, AX
+	TESTQ BX, BX
+	JNZ   strided_beta3
+	CMPQ  AX, R11
+	JGE   strided_next3
 
-strided_row3:
-	CMPQ        AX, R11
-	JGE         strided_next3
-	VMOVSD      (SP)(AX*8), X15
-	TESTQ       BX, BX
-	JZ          strided_store3
-	VFMADD231SD (R13), X14, X15
-
-strided_store3:
+strided_rows3:
+	VMOVSD 192(SP)(AX*8), X15
 	VMOVSD X15, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
-	JMP    strided_row3
+	CMPQ   AX, R11
+	JL     strided_rows3
+	JMP    strided_next3
+
+strided_beta3:
+	CMPQ AX, R11
+	JGE  strided_next3
+
+strided_brows3:
+	VMOVSD      192(SP)(AX*8), X15
+	VFMADD231SD (R13), X14, X15
+	VMOVSD      X15, (R13)
+	ADDQ        R9, R13
+	INCQ        AX
+	CMPQ        AX, R11
+	JL          strided_brows3
 
 strided_next3:
-	ADDQ    R10, R8
-	CMPQ    R12, $0x00000004
-	JLE     done
-	VMOVUPD Y8, (SP)
-	VMOVUPD Y9, 32(SP)
-	MOVQ    R8, R13
-	XORQ    AX, AX
+	ADDQ  R10, R8
+	CMPQ  R12, $0x00000004
+	JLE   done
+	MOVQ  R8, R13
+	XORQ  AX, AX
+	TESTQ BX, BX
+	JNZ   strided_beta4
+	CMPQ  AX, R11
+	JGE   strided_next4
 
-strided_row4:
-	CMPQ        AX, R11
-	JGE         strided_next4
-	VMOVSD      (SP)(AX*8), X15
-	TESTQ       BX, BX
-	JZ          strided_store4
-	VFMADD231SD (R13), X14, X15
-
-strided_store4:
+strided_rows4:
+	VMOVSD 256(SP)(AX*8), X15
 	VMOVSD X15, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
-	JMP    strided_row4
+	CMPQ   AX, R11
+	JL     strided_rows4
+	JMP    strided_next4
+
+strided_beta4:
+	CMPQ AX, R11
+	JGE  strided_next4
+
+strided_brows4:
+	VMOVSD      256(SP)(AX*8), X15
+	VFMADD231SD (R13), X14, X15
+	VMOVSD      X15, (R13)
+	ADDQ        R9, R13
+	INCQ        AX
+	CMPQ        AX, R11
+	JL          strided_brows4
 
 strided_next4:
-	ADDQ    R10, R8
-	CMPQ    R12, $0x00000005
-	JLE     done
-	VMOVUPD Y10, (SP)
-	VMOVUPD Y11, 32(SP)
-	MOVQ    R8, R13
-	XORQ    AX, AX
+	ADDQ  R10, R8
+	CMPQ  R12, $0x00000005
+	JLE   done
+	MOVQ  R8, R13
+	XORQ  AX, AX
+	TESTQ BX, BX
+	JNZ   strided_beta5
+	CMPQ  AX, R11
+	JGE   strided_next5
 
-strided_row5:
-	CMPQ        AX, R11
-	JGE         strided_next5
-	VMOVSD      (SP)(AX*8), X15
-	TESTQ       BX, BX
-	JZ          strided_store5
-	VFMADD231SD (R13), X14, X15
-
-strided_store5:
+strided_rows5:
+	VMOVSD 320(SP)(AX*8), X15
 	VMOVSD X15, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
-	JMP    strided_row5
+	CMPQ   AX, R11
+	JL     strided_rows5
+	JMP    strided_next5
+
+strided_beta5:
+	CMPQ AX, R11
+	JGE  strided_next5
+
+strided_brows5:
+	VMOVSD      320(SP)(AX*8), X15
+	VFMADD231SD (R13), X14, X15
+	VMOVSD      X15, (R13)
+	ADDQ        R9, R13
+	INCQ        AX
+	CMPQ        AX, R11
+	JL          strided_brows5
 
 strided_next5:
 	ADDQ R10, R8

@@ -5,7 +5,6 @@ import (
 	"math/bits"
 	"strings"
 
-	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/operand"
 
 	"github.com/tcontract/tcontract/internal/spec"
@@ -35,7 +34,8 @@ func (g *Gen) BeginDirect(doc ...string) {
 	c := g.Ctx
 	c.ConstraintExpr("!purego")
 	c.Function(DirectName(g.K))
-	c.Attributes(attr.NOSPLIT)
+	// Not NOSPLIT: the strided path spills a whole tile, a frame over
+	// the nosplit limit, so the function checks its stack like Go code.
 	c.Pragma("noescape")
 	c.SignatureExpr(DirectSignature)
 	c.Doc(doc...)

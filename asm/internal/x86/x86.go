@@ -10,7 +10,6 @@ import (
 	"math"
 	"math/bits"
 
-	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/build"
 	"github.com/mmcloughlin/avo/ir"
 	"github.com/mmcloughlin/avo/operand"
@@ -78,7 +77,8 @@ func (g *Gen) Begin(doc ...string) {
 	c := g.Ctx
 	c.ConstraintExpr("!purego")
 	c.Function(g.K.Name())
-	c.Attributes(attr.NOSPLIT)
+	// Not NOSPLIT: the strided path spills a whole tile, a frame over
+	// the nosplit limit, so the function checks its stack like Go code.
 	c.Pragma("noescape")
 	c.SignatureExpr(Signature)
 	c.Doc(doc...)
@@ -229,19 +229,27 @@ func (g *Gen) ColumnGuard(j int, done string) {
 	c.JLE(operand.LabelRef(done))
 }
 
-// Strided emits the path for rsc != 1: each column j < n is spilled by
-// spill(j, buf) to a stack buffer of MR reals, then its first m rows are
-// written one by one to C(i,j) at i*rsc (beta·C added unless beta is 0).
-// Scalar registers x (value) and bx (beta) are scratch. T1 holds beta's
-// address on entry; scale, emitted first, applies alpha to the tile.
+// Strided emits the path for rsc != 1. The whole tile is spilled first
+// (spill(j, buf) stores column j at buf, MR reals apart): a narrow load
+// right after a wide store of the same bytes is not forwarded and waits for
+// the store to retire, so spilling column by column stalled every column,
+// while one spill of all columns waits once. Then each column j < n writes
+// its first m rows one by one to C(i,j) at i*rsc, in one loop for beta 0
+// (C never read) and one adding beta·C, so no row tests beta. Scalar
+// registers x (value) and bx (beta) are scratch. T1 holds beta's address on
+// entry; scale, emitted first, applies alpha to the tile.
 func (g *Gen) Strided(label, done string, x, bx reg.VecPhysical, scale func(), spill func(j int, buf operand.Mem)) {
 	c := g.Ctx
-	buf := c.AllocLocal(g.K.MR * g.Size)
+	col := g.K.MR * g.Size
+	buf := c.AllocLocal(col * g.K.NR)
 	c.Label(label)
 	scale()
+	for j := 0; j < g.K.NR; j++ {
+		spill(j, buf.Offset(j*col))
+	}
 	c.SHLQ(operand.U8(bits.TrailingZeros(uint(g.Size))), RSC)
-	// T1 := 0 when beta is zero (C is never read), else nonzero.
 	movs(c, g.S, Mem(T1, 0), bx)
+	// T1 := 0 when beta is zero (C is never read), else nonzero.
 	if g.Size == 4 {
 		c.MOVL(Mem(T1, 0), T1.As32())
 		c.SHLL(operand.U8(1), T1.As32())
@@ -251,31 +259,42 @@ func (g *Gen) Strided(label, done string, x, bx reg.VecPhysical, scale func(), s
 	}
 	for j := 0; j < g.K.NR; j++ {
 		g.ColumnGuard(j, done)
-		spill(j, buf)
+		next := fmt.Sprintf("%s_next%d", label, j)
+		withBeta := fmt.Sprintf("%s_beta%d", label, j)
 		c.MOVQ(C, T2)
 		c.XORQ(T0, T0)
-		row := fmt.Sprintf("%s_row%d", label, j)
-		next := fmt.Sprintf("%s_next%d", label, j)
-		store := fmt.Sprintf("%s_store%d", label, j)
-		c.Label(row)
-		c.CMPQ(T0, M)
-		c.JGE(operand.LabelRef(next))
-		elem := buf
-		elem.Index = T0
-		elem.Scale = uint8(g.Size)
-		movs(c, g.S, elem, x)
 		c.TESTQ(T1, T1)
-		c.JZ(operand.LabelRef(store))
-		fmas(c, g.S, Mem(T2, 0), bx, x)
-		c.Label(store)
-		movs(c, g.S, x, Mem(T2, 0))
-		c.ADDQ(RSC, T2)
-		c.INCQ(T0)
-		c.JMP(operand.LabelRef(row))
+		c.JNZ(operand.LabelRef(withBeta))
+		g.stridedRows(fmt.Sprintf("%s_rows%d", label, j), next, buf.Offset(j*col), x, nil)
+		c.JMP(operand.LabelRef(next))
+		c.Label(withBeta)
+		g.stridedRows(fmt.Sprintf("%s_brows%d", label, j), next, buf.Offset(j*col), x, bx)
 		c.Label(next)
 		c.ADDQ(CSC, C)
 	}
 	c.JMP(operand.LabelRef(done))
+}
+
+// stridedRows writes rows T0..m-1 of the spilled column at buf to C at T2,
+// rsc bytes apart (beta·C added when bx is not nil), falling through when
+// done.
+func (g *Gen) stridedRows(loop, next string, buf operand.Mem, x, bx reg.VecPhysical) {
+	c := g.Ctx
+	elem := buf
+	elem.Index = T0
+	elem.Scale = uint8(g.Size)
+	c.CMPQ(T0, M)
+	c.JGE(operand.LabelRef(next))
+	c.Label(loop)
+	movs(c, g.S, elem, x)
+	if bx != nil {
+		fmas(c, g.S, Mem(T2, 0), bx, x)
+	}
+	movs(c, g.S, x, Mem(T2, 0))
+	c.ADDQ(RSC, T2)
+	c.INCQ(T0)
+	c.CMPQ(T0, M)
+	c.JL(operand.LabelRef(loop))
 }
 
 // Align pads with PCALIGN so the next instruction (a loop head) starts on
