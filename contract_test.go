@@ -172,6 +172,9 @@ func testContractLarge[T tc.Scalar](t *testing.T) {
 	cases := []contraction{
 		// M = 391 over two dims, N = 13, K = 861 over two dims.
 		{a: "kaml", b: "nlk", c: "man", ext: map[byte]int{'m': 17, 'a': 23, 'n': 13, 'k': 21, 'l': 41}},
+		// K over two dims that do not merge, in runs the packers take one
+		// by one, straddling a KC block.
+		{a: "mkl", b: "lkn", c: "mn", ext: map[byte]int{'m': 45, 'n': 20, 'k': 9, 'l': 50}},
 		// N beyond NC.
 		{a: "mk", b: "kn", c: "mn", ext: map[byte]int{'m': 7, 'n': 4100, 'k': 40}},
 		// A batch of mid-size products.

@@ -190,11 +190,15 @@ func (c *call) packB(panel []byte, bBase unsafe.Pointer, sc *scatter, kB []int64
 	b := c.blk
 	sliver := c.nrR * kc * c.cf * c.rsize
 	kStride := uniformStep(kB)
-	if pk := c.kern.PackB; pk != nil && c.cf == 1 && fastSteps(sc.bColBS[s0:s1], kStride) {
-		for s := s0; s < s1; s++ {
-			j, w := c.tileN.span(s, nc)
-			src := unsafe.Add(bBase, (sc.bCol[j]+kB[0])*int64(c.tsize))
-			pk(&panel[s*sliver], (*byte)(src), w, kc, int(sc.bColBS[s]), int(kStride))
+	if pk := c.kern.PackB; pk != nil && c.cf == 1 && fastRuns(sc.bColBS[s0:s1], kB, kStride) {
+		for p0 := 0; p0 < kc; {
+			p1, step := nextRun(kB, p0, kStride)
+			for s := s0; s < s1; s++ {
+				j, w := c.tileN.span(s, nc)
+				src := unsafe.Add(bBase, (sc.bCol[j]+kB[p0])*int64(c.tsize))
+				pk(&panel[s*sliver+p0*c.nrR*c.rsize], (*byte)(src), w, p1-p0, int(sc.bColBS[s]), int(step))
+			}
+			p0 = p1
 		}
 		return
 	}
@@ -216,11 +220,15 @@ func (c *call) packA(dst []byte, aBase unsafe.Pointer, sc *scatter, kA []int64, 
 	b := c.blk
 	mSl := c.tileM.count(mc)
 	sliver := c.mrR * kc * c.cf * c.rsize // complex slivers double rows and depth
-	if pk := c.kern.PackA; pk != nil && c.cf == 1 && fastSteps(sc.aRowBS[:mSl], kStride) {
-		for t := 0; t < mSl; t++ {
-			i, h := c.tileM.span(t, mc)
-			src := unsafe.Add(aBase, (sc.aRow[i]+kA[0])*int64(c.tsize))
-			pk(&dst[t*sliver], (*byte)(src), h, kc, int(sc.aRowBS[t]), int(kStride))
+	if pk := c.kern.PackA; pk != nil && c.cf == 1 && fastRuns(sc.aRowBS[:mSl], kA, kStride) {
+		for p0 := 0; p0 < kc; {
+			p1, step := nextRun(kA, p0, kStride)
+			for t := 0; t < mSl; t++ {
+				i, h := c.tileM.span(t, mc)
+				src := unsafe.Add(aBase, (sc.aRow[i]+kA[p0])*int64(c.tsize))
+				pk(&dst[t*sliver+p0*c.mrR*c.rsize], (*byte)(src), h, p1-p0, int(sc.aRowBS[t]), int(step))
+			}
+			p0 = p1
 		}
 		return
 	}
@@ -248,6 +256,48 @@ func fastSteps(steps []int64, kStride int64) bool {
 		}
 	}
 	return true
+}
+
+// minRun is the shortest average run of evenly spaced depth offsets the
+// assembly packers take run by run: below it, a call per run costs more
+// than the typed packer's gather.
+const minRun = 8
+
+// fastRuns reports whether the assembly packers are fast for slivers with
+// these steps over depth offsets k (kStride their common step, or 0): the
+// depth splits into runs of evenly spaced offsets (a K group of several
+// dims), each of them fast (fastSteps), minRun long on average.
+func fastRuns(steps, k []int64, kStride int64) bool {
+	if kStride != 0 {
+		return fastSteps(steps, kStride)
+	}
+	runs := 0
+	for p0 := 0; p0 < len(k); runs++ {
+		p1, step := nextRun(k, p0, 0)
+		if !fastSteps(steps, step) {
+			return false
+		}
+		p0 = p1
+	}
+	return runs*minRun <= len(k)
+}
+
+// nextRun returns the end of the run of evenly spaced offsets k[p0:] and
+// its step (1 for a single offset); kStride, when not 0, is the step of
+// all of k.
+func nextRun(k []int64, p0 int, kStride int64) (p1 int, step int64) {
+	if kStride != 0 {
+		return len(k), kStride
+	}
+	if p0+1 >= len(k) {
+		return len(k), 1
+	}
+	step = k[p0+1] - k[p0]
+	p1 = p0 + 2
+	for p1 < len(k) && k[p1]-k[p1-1] == step {
+		p1++
+	}
+	return p1, step
 }
 
 // testUnitDelay, when a test sets it, runs as a member takes a unit: it
