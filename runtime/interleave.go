@@ -1,0 +1,122 @@
+package runtime
+
+import "sort"
+
+// Cache-line interleaving of a group's dims.
+//
+// A group's dims are ordered by one operand's strides (the key), so that
+// operand is read in long runs. When another operand's fastest dim y is
+// not the key's fastest dim x, that operand is read one element per cache
+// line, and the rest of each line is needed only once the loops come back
+// to it, a whole group's worth of rows later, long after the line has left
+// the cache (TCCG's abcde-ecbfa-fd: C's unit dim last in M, 16 times the
+// memory traffic of C). interleave cuts y into a line-long low part placed
+// right after x, so a block of x·line rows (or depths) uses every line of
+// both operands whole while it is in cache; x itself is cut when x·line
+// would not fit a block.
+
+// lineBytes is the cache line the interleave fills; interleaveRows and
+// interleaveDepth bound x·y_lo in M or N (a few blocks of C that stay in
+// L2) and in K (about one KC block).
+const (
+	lineBytes       = 64
+	interleaveRows  = 4096
+	interleaveDepth = 512
+)
+
+// interleave reorders g's dims for operand o, with elements of size bytes;
+// block bounds the rows (or depths) of x·y_lo. The group's index space is
+// unchanged: only the order (and the split) of its dims is.
+func (g *Group) interleave(key, o, size, block int) {
+	if len(g.Dims) < 2 || size <= 0 {
+		return
+	}
+	y := -1
+	for i, d := range g.Dims {
+		if s := absInt(d.S[o]); s != 0 && (y < 0 || s < absInt(g.Dims[y].S[o])) {
+			y = i
+		}
+	}
+	if y <= 0 {
+		return
+	}
+	x := g.Dims[0]
+	sy := absInt(g.Dims[y].S[o])
+	if sy*size*2 > lineBytes || absInt(x.S[o])*size < lineBytes {
+		// y does not share lines in o, or x already reads o in lines.
+		return
+	}
+	line := lineBytes / (sy * size)
+	ey := g.Dims[y].Ext
+	lo := ey
+	if ey > 4*line {
+		lo = divisorIn(ey, max(2, line/2), 4*line)
+		if lo == 0 {
+			return
+		}
+	}
+	xlo := x.Ext
+	if xlo*lo > block {
+		// Cut x to what a block holds, keeping runs of at least half a
+		// line.
+		xlo = 0
+		for d := block / lo; d >= max(2, line/2); d-- {
+			if x.Ext%d == 0 {
+				xlo = d
+				break
+			}
+		}
+		if xlo == 0 {
+			return
+		}
+	}
+
+	dy := g.Dims[y]
+	rest := make([]Dim, 0, len(g.Dims)+1)
+	for i, d := range g.Dims {
+		if i != 0 && i != y {
+			rest = append(rest, d)
+		}
+	}
+	if xlo < x.Ext {
+		rest = append(rest, cut(x, xlo))
+	}
+	if lo < ey {
+		rest = append(rest, cut(dy, lo))
+	}
+	sort.SliceStable(rest, func(i, j int) bool {
+		return absInt(rest[i].S[key]) < absInt(rest[j].S[key])
+	})
+	x.Ext, dy.Ext = xlo, lo
+	dims := append([]Dim{x, dy}, rest...)
+	g.Dims = dims
+	g.Ext = g.Ext[:0]
+	for o := range g.S {
+		g.S[o] = g.S[o][:0]
+	}
+	for _, d := range dims {
+		g.Ext = append(g.Ext, d.Ext)
+		for o := range g.S {
+			g.S[o] = append(g.S[o], d.S[o])
+		}
+	}
+}
+
+// cut is the high part of d above a low part of lo index values.
+func cut(d Dim, lo int) Dim {
+	h := Dim{Ext: d.Ext / lo}
+	for o := range d.S {
+		h.S[o] = d.S[o] * lo
+	}
+	return h
+}
+
+// divisorIn is the smallest divisor of n in [lo, hi], or 0.
+func divisorIn(n, lo, hi int) int {
+	for d := lo; d <= hi; d++ {
+		if n%d == 0 {
+			return d
+		}
+	}
+	return 0
+}

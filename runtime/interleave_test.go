@@ -1,0 +1,130 @@
+package runtime
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// groupOf builds a group from dims, fastest first.
+func groupOf(dims ...Dim) Group {
+	g := Group{Dims: dims, Size: 1}
+	for _, d := range dims {
+		g.Size *= d.Ext
+		g.Ext = append(g.Ext, d.Ext)
+		for o := range g.S {
+			g.S[o] = append(g.S[o], d.S[o])
+		}
+	}
+	return g
+}
+
+// offsets lists, for every index of g in order, its offsets in all three
+// operands.
+func offsets(g *Group) [][3]int {
+	var out [][3]int
+	for i := 0; i < g.Size; i++ {
+		var o [3]int
+		for op := 0; op < 3; op++ {
+			o[op] = offsetAt(g.Ext, g.S[op], i)
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+func cmpOffsets(a, b [3]int) int {
+	for o := 0; o < 3; o++ {
+		if a[o] != b[o] {
+			return a[o] - b[o]
+		}
+	}
+	return 0
+}
+
+// TCCG's abcde-ecbfa-fd: M keyed by A (a first) and C's unit dim e last.
+// The interleave brings e right after a, so a block of 48·48 rows uses
+// C's lines whole, and leaves the index space as it was.
+func TestInterleaveBringsLinesTogether(t *testing.T) {
+	g := groupOf(
+		Dim{Ext: 48, S: [3]int{1, 0, 1492992}},
+		Dim{Ext: 36, S: [3]int{2304, 0, 41472}},
+		Dim{Ext: 36, S: [3]int{82944, 0, 1152}},
+		Dim{Ext: 48, S: [3]int{2985984, 0, 1}},
+	)
+	g.interleave(opA, opC, 4, interleaveRows)
+	if got := g.Ext; !slices.Equal(got, []int{48, 48, 36, 36}) || g.Dims[1].S[opC] != 1 {
+		t.Fatalf("interleaved dims %v, C strides %v: want C's unit dim second", got, g.S[opC])
+	}
+	// TCCG's ab-acd-dbc in K: a unit dim of 376 is cut to 8 (a half line
+	// of float32), after a first dim cut to the 64 a block of 512 holds.
+	g = groupOf(Dim{Ext: 384, S: [3]int{1, 0, 376}}, Dim{Ext: 376, S: [3]int{384, 0, 1}})
+	g.interleave(opA, opC, 4, 512)
+	if got := g.Ext; !slices.Equal(got, []int{64, 8, 6, 47}) {
+		t.Fatalf("interleaved dims %v, want [64 8 6 47]", got)
+	}
+}
+
+// Random groups: whatever the interleave does (cut, move or nothing), the
+// index space is a permutation of the original one, the first dim keeps
+// leading (or is cut), and cut dims have whole extents.
+func TestInterleaveKeepsIndexSpace(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	exts := []int{1, 2, 3, 8, 12, 16, 24, 48, 96, 376}
+	changed := 0
+	for trial := 0; trial < 600; trial++ {
+		n := 2 + rng.IntN(3)
+		var dims []Dim
+		size := 1
+		for range n {
+			e := exts[rng.IntN(len(exts))]
+			if size*e > 1<<12 {
+				e = 2
+			}
+			size *= e
+			var s [3]int
+			for o := range s {
+				s[o] = rng.IntN(5000) - 2500
+			}
+			if rng.IntN(3) == 0 {
+				s[rng.IntN(3)] = 1
+			}
+			dims = append(dims, Dim{Ext: e, S: s})
+		}
+		g := groupOf(dims...)
+		before := offsets(&g)
+		first := g.Dims[0].S
+		key, o := rng.IntN(3), rng.IntN(3)
+		g.interleave(key, o, []int{4, 8, 16}[rng.IntN(3)], []int{64, 512, 4096}[rng.IntN(3)])
+		p := 1
+		for _, d := range g.Dims {
+			p *= d.Ext
+		}
+		if p != g.Size || len(g.Ext) != len(g.Dims) {
+			t.Fatalf("trial %d: extents %v do not make %d", trial, g.Ext, g.Size)
+		}
+		if g.Dims[0].S != first {
+			t.Fatalf("trial %d: the first dim moved", trial)
+		}
+		if !slices.Equal(g.Ext, dims2ext(dims)) {
+			changed++
+		}
+		after := offsets(&g)
+		slices.SortFunc(before, cmpOffsets)
+		slices.SortFunc(after, cmpOffsets)
+		if !slices.Equal(before, after) {
+			t.Fatalf("trial %d: the interleave changed the index space", trial)
+		}
+	}
+	if changed < 20 {
+		t.Errorf("only %d of 600 random groups were interleaved: the test sees too little", changed)
+	}
+}
+
+func dims2ext(dims []Dim) []int {
+	var e []int
+	for _, d := range dims {
+		e = append(e, d.Ext)
+	}
+	return e
+}
