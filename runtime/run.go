@@ -210,14 +210,15 @@ func (c *call) chooseTeam() {
 	kb := blocksFor(c.kern)
 	kcMax := max(1, kb.KC/c.cf)
 	kc := balance(p.K.Size, kcMax, 1)
-	if k := shortTile(&p.M, c.kern, kc, c.cf, c.rsize); k != c.kern {
+	mCost := runCosts{depth: kc, realSize: c.rsize, pack: opA, across: nr, reuse: ceilDiv(p.N.Size, nr)}
+	if k := shortTile(&p.M, c.kern, c.cf, mCost); k != c.kern {
 		c.kern, c.fn = k, funcOf(k)
 		c.mrR, c.nrR = k.MR, k.NR
 		mr, nr = k.MR/c.cf, k.NR
 		kb = blocksFor(k)
 	}
-	c.tileM, _ = alignRuns(&p.M, mr, kc, c.kern, c.rsize)
-	c.tileN, _ = alignRuns(&p.N, nr, kc, c.kern, c.rsize)
+	c.tileM, _ = alignRuns(&p.M, mr, mCost, c.kern)
+	c.tileN, _ = alignRuns(&p.N, nr, runCosts{depth: kc, realSize: c.rsize, pack: opB, across: mr, reuse: ceilDiv(p.M.Size, mr)}, c.kern)
 	// MC and NC count rows and columns: as many slivers as the cache
 	// sizes allow, in whole runs when the slivers follow runs.
 	c.blk = blocking{
@@ -246,11 +247,15 @@ func (c *call) chooseTeam() {
 // of e0 rows that are not whole tiles, a tile straddling two runs is
 // irregular in C: the kernel writes it into its tile buffer and a write-back
 // scatters it, about a tile's worth of cycles, a share fpc/depth of the
-// kernel's own time (fpc its flops per cycle). Slivers restarting at every
-// run waste the rows short of whole tiles instead, and are written directly.
+// kernel's own time (fpc its flops per cycle). Its sliver is irregular in
+// the packed operand too: where whole runs would be packed by the
+// assembly packers (a unit stride in the operand, pack), it is gathered,
+// about gatherCycles an element, shared by the reuse tiles across (the
+// other tile side) that read the sliver. Slivers restarting at every run
+// waste the rows short of whole tiles instead, and are written directly.
 // The cheaper one wins.
-func alignRuns(g *Group, r, depth int, k *kernels.Kernel, realSize int) (tiling, float64) {
-	if len(g.Dims) < 2 || depth <= 0 {
+func alignRuns(g *Group, r int, o runCosts, k *kernels.Kernel) (tiling, float64) {
+	if len(g.Dims) < 2 || o.depth <= 0 {
 		return plainTiling(r), 1
 	}
 	e0 := g.Dims[0].Ext
@@ -258,14 +263,28 @@ func alignRuns(g *Group, r, depth int, k *kernels.Kernel, realSize int) (tiling,
 	if e0%r == 0 || isa.VecBytes == 0 {
 		return plainTiling(r), 1
 	}
-	fpc := 4 * isa.VecBytes / realSize // two FMA pipes, two flops each
+	lanes := isa.VecBytes / o.realSize
+	fpc := 4 * lanes // two FMA pipes, two flops each
 	straddling := min(1, float64(r)/float64(e0))
-	plain := 1 + float64(fpc)/float64(depth)*straddling
+	plain := 1 + float64(fpc)/float64(o.depth)*straddling
+	if absInt(g.Dims[0].S[o.pack]) == 1 && o.across > 0 && o.reuse > 0 {
+		plain += straddling * 2 * float64(lanes) * gatherCycles / float64(o.across*o.reuse)
+	}
 	aligned := float64(ceilDiv(e0, r)*r) / float64(e0)
 	if aligned < plain {
 		return alignedTiling(r, e0), aligned
 	}
 	return plainTiling(r), plain
+}
+
+// gatherCycles is about what the typed packers take per element gathered.
+const gatherCycles = 2
+
+// runCosts is what alignRuns weighs besides the group: the depth of a
+// block, the real type's size, the operand packed along the group, the
+// other tile side and how many tiles share a packed sliver.
+type runCosts struct {
+	depth, realSize, pack, across, reuse int
 }
 
 // maxRows is how many rows (columns) a block of at most slivers slivers
@@ -282,13 +301,13 @@ func maxRows(t tiling, slivers int) int {
 // tile whose rows cost least for M: runs (alignRuns) and the last tile's
 // unused rows, which decide a short M. The first row wins ties: its tile
 // is the fastest when it fits.
-func shortTile(g *Group, k *kernels.Kernel, depth, cf, realSize int) *kernels.Kernel {
-	if g.Size <= 0 || depth <= 0 {
+func shortTile(g *Group, k *kernels.Kernel, cf int, o runCosts) *kernels.Kernel {
+	if g.Size <= 0 || o.depth <= 0 {
 		return k
 	}
 	cost := func(v *kernels.Kernel) float64 {
 		r := v.MR / cf
-		t, c := alignRuns(g, r, depth, v, realSize)
+		t, c := alignRuns(g, r, o, v)
 		if !t.aligned() {
 			// Aligned tiling counts its short tiles; plain tiling
 			// wastes only the last one's rows.
