@@ -57,8 +57,10 @@ type call struct {
 	// members is the team's size. Members share each round's work (units:
 	// an MC block of rows times one of unitCols runs of B slivers), unless
 	// batchPar: then each member is a team of one over its own batch
-	// elements.
+	// elements. unitAlign is the slivers a unit's run is a multiple of,
+	// so that no two units write one block of C's shared lines.
 	members, units, unitCols int
+	unitAlign                int
 	batchPar                 bool
 	direct                   bool // the direct path: nothing packed
 	sync                     teamSync

@@ -150,7 +150,7 @@ func (c *call) gemm(ms *memberState, off [3]int) {
 					break
 				}
 				ic := u / c.unitCols * b.MC
-				s0, s1 := split(nSl, c.unitCols, u%c.unitCols, 1)
+				s0, s1 := split(nSl, c.unitCols, u%c.unitCols, c.unitAlign)
 				if ic >= p.M.Size || s0 >= s1 {
 					continue
 				}

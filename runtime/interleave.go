@@ -20,7 +20,7 @@ import "sort"
 // L2) and in K (about one KC block).
 const (
 	lineBytes       = 64
-	interleaveRows  = 4096
+	interleaveRows  = 1024
 	interleaveDepth = 512
 )
 
@@ -48,12 +48,17 @@ func (g *Group) interleave(key, o, size, block int) {
 	}
 	line := lineBytes / (sy * size)
 	ey := g.Dims[y].Ext
-	lo := ey
-	if ey > 4*line {
-		lo = divisorIn(ey, max(2, line/2), 4*line)
-		if lo == 0 {
-			return
-		}
+	// The smallest cut that fills lines keeps blocks of shared lines
+	// short, so a team's units can split between them.
+	lo := divisorIn(ey, line, 4*line)
+	if lo == 0 && ey <= 4*line {
+		lo = ey
+	}
+	if lo == 0 {
+		lo = divisorIn(ey, max(2, line/2), line)
+	}
+	if lo == 0 {
+		return
 	}
 	xlo := x.Ext
 	if xlo*lo > block {
@@ -88,6 +93,9 @@ func (g *Group) interleave(key, o, size, block int) {
 		return absInt(rest[i].S[key]) < absInt(rest[j].S[key])
 	})
 	x.Ext, dy.Ext = xlo, lo
+	if o == opC {
+		g.Lines = xlo * lo
+	}
 	dims := append([]Dim{x, dy}, rest...)
 	g.Dims = dims
 	g.Ext = g.Ext[:0]

@@ -43,8 +43,8 @@ func cmpOffsets(a, b [3]int) int {
 }
 
 // TCCG's abcde-ecbfa-fd: M keyed by A (a first) and C's unit dim e last.
-// The interleave brings e right after a, so a block of 48·48 rows uses
-// C's lines whole, and leaves the index space as it was.
+// The interleave brings a line of e (16 float32) right after a, so a block
+// of 48·16 rows uses C's lines whole.
 func TestInterleaveBringsLinesTogether(t *testing.T) {
 	g := groupOf(
 		Dim{Ext: 48, S: [3]int{1, 0, 1492992}},
@@ -53,15 +53,16 @@ func TestInterleaveBringsLinesTogether(t *testing.T) {
 		Dim{Ext: 48, S: [3]int{2985984, 0, 1}},
 	)
 	g.interleave(opA, opC, 4, interleaveRows)
-	if got := g.Ext; !slices.Equal(got, []int{48, 48, 36, 36}) || g.Dims[1].S[opC] != 1 {
+	if got := g.Ext; !slices.Equal(got, []int{48, 16, 36, 36, 3}) || g.Dims[1].S[opC] != 1 || g.Lines != 48*16 {
 		t.Fatalf("interleaved dims %v, C strides %v: want C's unit dim second", got, g.S[opC])
 	}
-	// TCCG's ab-acd-dbc in K: a unit dim of 376 is cut to 8 (a half line
-	// of float32), after a first dim cut to the 64 a block of 512 holds.
+	// TCCG's ab-acd-dbc in K: a unit dim of 376 is cut to 47, its smallest
+	// divisor that fills a line of float32, after a first dim cut to the 8
+	// a block of 512 holds.
 	g = groupOf(Dim{Ext: 384, S: [3]int{1, 0, 376}}, Dim{Ext: 376, S: [3]int{384, 0, 1}})
 	g.interleave(opA, opC, 4, 512)
-	if got := g.Ext; !slices.Equal(got, []int{64, 8, 6, 47}) {
-		t.Fatalf("interleaved dims %v, want [64 8 6 47]", got)
+	if got := g.Ext; !slices.Equal(got, []int{8, 47, 48, 8}) {
+		t.Fatalf("interleaved dims %v, want [8 47 48 8]", got)
 	}
 }
 

@@ -40,6 +40,10 @@ type Group struct {
 	Ext  []int
 	S    [3][]int
 	Size int // product of the extents (1 for an empty group)
+	// Lines, when not 0, is how many leading indices share C's cache
+	// lines after an interleave for C (interleave.go): members of a team
+	// that wrote parts of one such block would contend for its lines.
+	Lines int
 }
 
 // Plan is everything about a contraction that depends only on the spec, the

@@ -229,11 +229,26 @@ func (c *call) chooseTeam() {
 		NC: balance(p.N.Size, maxRows(c.tileN, kb.NC/nr), c.tileN.block()),
 	}
 	// A shared round needs a few units per member to balance: short M is
-	// made up with runs of B slivers.
+	// made up with runs of B slivers. Blocks of C's shared lines (an
+	// interleaved group) stay within one unit: MC and NC hold whole ones,
+	// and so do the runs of B slivers.
+	c.unitAlign = 1
+	if c.members > 1 && !c.batchPar {
+		if l := p.M.Lines; l > 0 && l%mr == 0 && c.blk.MC >= l && !c.tileM.aligned() {
+			c.blk.MC -= c.blk.MC % l
+		}
+		if l := p.N.Lines; l > 0 && l%nr == 0 && c.blk.NC >= l && !c.tileN.aligned() {
+			if c.blk.NC >= l*c.members {
+				l *= c.members // as many blocks of lines as members
+			}
+			c.blk.NC -= c.blk.NC % l
+			c.unitAlign = p.N.Lines / nr
+		}
+	}
 	blocks := ceilDiv(p.M.Size, max(c.blk.MC, 1))
 	c.unitCols = 1
 	if c.members > 1 && !c.batchPar {
-		c.unitCols = min(ceilDiv(4*c.members, blocks), c.tileN.count(c.blk.NC))
+		c.unitCols = max(1, min(ceilDiv(4*c.members, blocks), c.tileN.count(c.blk.NC)/c.unitAlign))
 	}
 	c.units = blocks * c.unitCols
 	if c.members > 1 && !c.batchPar && p.K.Size > 0 {
