@@ -175,6 +175,9 @@ func testContractLarge[T tc.Scalar](t *testing.T) {
 		// K over two dims that do not merge, in runs the packers take one
 		// by one, straddling a KC block.
 		{a: "mkl", b: "lkn", c: "mn", ext: map[byte]int{'m': 45, 'n': 20, 'k': 9, 'l': 50}},
+		// C's unit dim last in M, interleaved after A's (TCCG's
+		// abcde-ecbfa-fd, smaller): a team splits blocks of shared lines.
+		{a: "ecbfa", b: "fd", c: "abcde", ext: map[byte]int{'a': 16, 'b': 4, 'c': 4, 'd': 16, 'e': 32, 'f': 48}},
 		// N beyond NC.
 		{a: "mk", b: "kn", c: "mn", ext: map[byte]int{'m': 7, 'n': 4100, 'k': 40}},
 		// A batch of mid-size products.
@@ -184,9 +187,13 @@ func testContractLarge[T tc.Scalar](t *testing.T) {
 		// Row-major GEMM shape with merged dims.
 		{a: "abcd", b: "cdef", c: "abef", ext: map[byte]int{'a': 9, 'b': 13, 'c': 11, 'd': 29, 'e': 7, 'f': 17}},
 	}
+	// Teams of the default pool's size and of 3, whatever the machine.
+	p := tc.NewPool(3)
+	defer p.Close()
 	for i, k := range cases {
 		for _, l := range []layout{rowMajor, colMajor, mixed} {
 			runCase(t, rng, k, l, layout((int(l)+i)%int(numLayouts)), l, randValue[T](rng), scalarCase[T](rng, i))
+			runCase(t, rng, k, l, layout((int(l)+i+1)%int(numLayouts)), l, randValue[T](rng), scalarCase[T](rng, i+1), tc.WithPool(p))
 		}
 	}
 }

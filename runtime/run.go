@@ -234,15 +234,15 @@ func (c *call) chooseTeam() {
 	// and so do the runs of B slivers.
 	c.unitAlign = 1
 	if c.members > 1 && !c.batchPar {
-		if l := p.M.Lines; l > 0 && l%mr == 0 && c.blk.MC >= l && !c.tileM.aligned() {
+		if l, _ := c.tileM.whole(p.M.Lines); l > 0 && c.blk.MC >= l {
 			c.blk.MC -= c.blk.MC % l
 		}
-		if l := p.N.Lines; l > 0 && l%nr == 0 && c.blk.NC >= l && !c.tileN.aligned() {
+		if l, sl := c.tileN.whole(p.N.Lines); l > 0 && c.blk.NC >= l {
+			c.unitAlign = sl
 			if c.blk.NC >= l*c.members {
 				l *= c.members // as many blocks of lines as members
 			}
 			c.blk.NC -= c.blk.NC % l
-			c.unitAlign = p.N.Lines / nr
 		}
 	}
 	blocks := ceilDiv(p.M.Size, max(c.blk.MC, 1))

@@ -62,3 +62,27 @@ func (t tiling) steps(steps, off []int64) {
 		steps[s] = uniformStep(off[start : start+rows])
 	}
 }
+
+// whole returns the fewest rows that hold whole blocks of n rows and whole
+// slivers, and the slivers they make; 0, 0 when n is 0 or runs and blocks
+// do not line up.
+func (t tiling) whole(n int) (rows, slivers int) {
+	if n <= 0 {
+		return 0, 0
+	}
+	if t.e0 > 0 {
+		if n%t.e0 != 0 {
+			return 0, 0
+		}
+		return n, n / t.e0 * t.per
+	}
+	rows = n / gcd(n, t.r) * t.r
+	return rows, rows / t.r
+}
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}

@@ -24,3 +24,22 @@ func TestTiling(t *testing.T) {
 		}
 	}
 }
+
+// whole: the rows that hold whole blocks of shared lines and whole slivers.
+func TestTilingWhole(t *testing.T) {
+	for _, c := range []struct {
+		t             tiling
+		n, rows, slvs int
+	}{
+		{plainTiling(6), 768, 768, 128},
+		{plainTiling(6), 256, 768, 128},
+		{plainTiling(64), 119, 119 * 64, 119},
+		{alignedTiling(6, 16), 256, 256, 48},
+		{alignedTiling(6, 16), 24, 0, 0},
+		{plainTiling(6), 0, 0, 0},
+	} {
+		if rows, slvs := c.t.whole(c.n); rows != c.rows || slvs != c.slvs {
+			t.Errorf("%+v.whole(%d) = %d, %d; want %d, %d", c.t, c.n, rows, slvs, c.rows, c.slvs)
+		}
+	}
+}
