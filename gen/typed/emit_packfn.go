@@ -156,15 +156,25 @@ func emitPackEntry(f *jen.File, l, ls layout, w, n, off, bs string) {
 func emitRotate(f *jen.File, e elem) {
 	doc(f, fmt.Sprintf("%s sets column 2p+1 of each step of a packed 1e sliver at q to\n"+
 		"(−im, re) of column 2p, lb bytes before it, for rows rows.", e.suffixed("rotate")))
+	var body []jen.Code
+	if pairWord(e, false) {
+		body = []jen.Code{
+			id("v").Op(":=").Add(ptr("c", id("i").Op("*").Lit(e.Size))),
+			id("u").Op(":=").Add(atPtr("uint64", "v", nil)),
+			atPtr("uint64", "v", id("lb")).Op("=").Add(rotatedWord("u")),
+		}
+	} else {
+		body = []jen.Code{
+			id("v").Op(":=").Add(ptr("c", id("i").Op("*").Lit(e.Size))),
+			jen.List(id("x"), id("y")).Op(":=").List(atPtr(e.R, "v", nil), atPtr(e.R, "v", lit(e.Z))),
+			atPtr(e.R, "v", id("lb")).Op("=").Op("-").Id("y"),
+			atPtr(e.R, "v", id("lb").Op("+").Lit(e.Z)).Op("=").Id("x"),
+		}
+	}
 	f.Func().Id(e.suffixed("rotate")).Params(id("q").Qual(unsafePath, "Pointer"), id("rows"), id("kc"), id("lb").Int()).Block(
 		jen.For(id("p").Op(":=").Range().Id("kc")).Block(
 			id("c").Op(":=").Add(ptr("q", lit(2).Op("*").Id("p").Op("*").Id("lb"))),
-			jen.For(id("i").Op(":=").Range().Id("rows")).Block(
-				id("v").Op(":=").Add(ptr("c", id("i").Op("*").Lit(e.Size))),
-				jen.List(id("x"), id("y")).Op(":=").List(atPtr(e.R, "v", nil), atPtr(e.R, "v", lit(e.Z))),
-				atPtr(e.R, "v", id("lb")).Op("=").Op("-").Id("y"),
-				atPtr(e.R, "v", id("lb").Op("+").Lit(e.Z)).Op("=").Id("x"),
-			),
+			jen.For(id("i").Op(":=").Range().Id("rows")).Block(body...),
 		),
 	)
 }

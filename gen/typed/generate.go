@@ -28,7 +28,9 @@ func Generate(types []spec.Type) (map[string][]byte, error) {
 		return f
 	}
 	emitAPI(newFile("typed.go"), es)
-	emitMem(newFile("mem.go"))
+	mem := newFile("mem.go")
+	emitMem(mem)
+	emitWordOrder(mem)
 	for _, e := range es {
 		emitPack(newFile(e.file()+"_pack.go"), e)
 		emitWrite(newFile(e.file()+"_write.go"), e)

@@ -62,9 +62,8 @@ func rotateC64(q unsafe.Pointer, rows, kc, lb int) {
 		c := unsafe.Add(q, 2*p*lb)
 		for i := range rows {
 			v := unsafe.Add(c, i*8)
-			x, y := *(*float32)(v), *(*float32)(unsafe.Add(v, 4))
-			*(*float32)(unsafe.Add(v, lb)) = -y
-			*(*float32)(unsafe.Add(v, lb+4)) = x
+			u := *(*uint64)(v)
+			*(*uint64)(unsafe.Add(v, lb)) = (u>>32 | u<<32) ^ firstSign
 		}
 	}
 }
@@ -79,12 +78,9 @@ func transposeAC64(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64, 
 		di := d0 + i*2
 		for range kc {
 			q := unsafe.Add(d, di*4)
-			v := unsafe.Add(s, si*8)
-			x, y := *(*float32)(v), *(*float32)(unsafe.Add(v, 4))
-			*(*float32)(q) = x
-			*(*float32)(unsafe.Add(q, 4)) = y
-			*(*float32)(unsafe.Add(q, lb)) = -y
-			*(*float32)(unsafe.Add(q, lb+4)) = x
+			u := *(*uint64)(unsafe.Add(s, si*8))
+			*(*uint64)(q) = u
+			*(*uint64)(unsafe.Add(q, lb)) = (u>>32 | u<<32) ^ firstSign
 			si++
 			di += dP
 		}
@@ -99,12 +95,9 @@ func stridedAC64(d, s unsafe.Pointer, d0, dP, rows int, base, step int64, kOff [
 		di := d0 + p*dP
 		for range rows {
 			q := unsafe.Add(d, di*4)
-			v := unsafe.Add(s, si*8)
-			x, y := *(*float32)(v), *(*float32)(unsafe.Add(v, 4))
-			*(*float32)(q) = x
-			*(*float32)(unsafe.Add(q, 4)) = y
-			*(*float32)(unsafe.Add(q, lb)) = -y
-			*(*float32)(unsafe.Add(q, lb+4)) = x
+			u := *(*uint64)(unsafe.Add(s, si*8))
+			*(*uint64)(q) = u
+			*(*uint64)(unsafe.Add(q, lb)) = (u>>32 | u<<32) ^ firstSign
 			si += step
 			di += 2
 		}
@@ -119,12 +112,9 @@ func gatherAC64(d, s unsafe.Pointer, d0, dP int, o, kOff []int64, lb int) {
 		for _, oi := range o {
 			si := oi + k
 			q := unsafe.Add(d, di*4)
-			v := unsafe.Add(s, si*8)
-			x, y := *(*float32)(v), *(*float32)(unsafe.Add(v, 4))
-			*(*float32)(q) = x
-			*(*float32)(unsafe.Add(q, 4)) = y
-			*(*float32)(unsafe.Add(q, lb)) = -y
-			*(*float32)(unsafe.Add(q, lb+4)) = x
+			u := *(*uint64)(unsafe.Add(s, si*8))
+			*(*uint64)(q) = u
+			*(*uint64)(unsafe.Add(q, lb)) = (u>>32 | u<<32) ^ firstSign
 			di += 2
 		}
 	}

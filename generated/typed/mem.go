@@ -202,3 +202,13 @@ func zeroRuns(dst unsafe.Pointer, from, to, step, n int) {
 		clear(unsafe.Slice((*byte)(unsafe.Add(dst, r*step+from)), to-from))
 	}
 }
+
+// firstSign is the sign bit of the 4-byte half stored first in a uint64: bit 31
+// on little-endian targets, 63 on big-endian ones.
+var firstSign = func() uint64 {
+	w := uint64(1)
+	if *(*byte)(unsafe.Pointer(&w)) == 1 {
+		return 1 << 31
+	}
+	return 1 << 63
+}()
