@@ -153,6 +153,11 @@ func plusTail(n int) jen.Code {
 //     each row is read along p, contiguous in memory;
 //   - strided: the rows are strided, the steps anything: read along i;
 //   - gather: the rows are irregular: through their offsets.
+//
+// transposeSteps is how many steps a transposing pack takes per pass over
+// the rows: its writes (a step's column of every row) then stay in L1.
+const transposeSteps = 16
+
 func emitLoops(f *jen.File, l layout) {
 	e := l.e
 	common := []jen.Code{id("d"), id("s").Qual(unsafePath, "Pointer"), id("d0"), id("dP")}
@@ -164,39 +169,43 @@ func emitLoops(f *jen.File, l layout) {
 
 	doc(f, fmt.Sprintf("%s packs a sliver in %s layout from rows step elements apart,\n"+
 		"each of kc adjacent steps (kStride == 1), starting at s[base]: it reads along\n"+
-		"the rows and writes across them.", l.name("transpose"), layoutName(l)))
+		"the rows and writes across them, %d steps at a time so that the lines it\n"+
+		"writes stay in L1 while every row adds to them.", l.name("transpose"), layoutName(l), transposeSteps))
 	f.Func().Id(l.name("transpose")).Params(
 		append(append(common, id("rows"), id("kc").Int(), id("base"), id("step").Int64()), l.alpha...)...,
 	).BlockFunc(func(g *jen.Group) {
-		g.Id("i").Op(":=").Lit(0)
-		if l.side == "" {
-			// Four rows at a time: the four stores of one step are adjacent.
-			const rb = 4
-			g.For(jen.Empty(), id("i").Op("+").Lit(rb).Op("<=").Id("rows"), id("i").Op("+=").Lit(rb)).BlockFunc(func(g *jen.Group) {
-				g.Id("s0").Op(":=").Id("base").Op("+").Int64().Call(id("i")).Op("*").Id("step")
-				for r := 1; r < rb; r++ {
-					g.Id(fmt.Sprintf("s%d", r)).Op(":=").Id(fmt.Sprintf("s%d", r-1)).Op("+").Id("step")
-				}
-				g.Id("di").Op(":=").Id("d0").Op("+").Add(rowOffset(l.dI))
-				g.For(jen.Range().Id("kc")).BlockFunc(func(g *jen.Group) {
-					g.Id("q").Op(":=").Add(ptr("d", id("di").Op("*").Lit(e.Z)))
-					for r := 0; r < rb; r++ {
-						l.store(g, fmt.Sprintf("s%d", r), "q", r*l.dI*e.Z)
+		g.For(id("p0").Op(":=").Lit(0), id("p0").Op("<").Id("kc"), id("p0").Op("+=").Lit(transposeSteps)).BlockFunc(func(g *jen.Group) {
+			g.Id("pn").Op(":=").Min(lit(transposeSteps), id("kc").Op("-").Id("p0"))
+			g.Id("i").Op(":=").Lit(0)
+			if l.side == "" {
+				// Four rows at a time: the four stores of one step are adjacent.
+				const rb = 4
+				g.For(jen.Empty(), id("i").Op("+").Lit(rb).Op("<=").Id("rows"), id("i").Op("+=").Lit(rb)).BlockFunc(func(g *jen.Group) {
+					g.Id("s0").Op(":=").Id("base").Op("+").Int64().Call(id("i")).Op("*").Id("step").Op("+").Int64().Call(id("p0"))
+					for r := 1; r < rb; r++ {
+						g.Id(fmt.Sprintf("s%d", r)).Op(":=").Id(fmt.Sprintf("s%d", r-1)).Op("+").Id("step")
 					}
-					for r := 0; r < rb; r++ {
-						g.Id(fmt.Sprintf("s%d", r)).Op("++")
-					}
+					g.Id("di").Op(":=").Id("d0").Op("+").Add(rowOffset(l.dI)).Op("+").Id("p0").Op("*").Id("dP")
+					g.For(jen.Range().Id("pn")).BlockFunc(func(g *jen.Group) {
+						g.Id("q").Op(":=").Add(ptr("d", id("di").Op("*").Lit(e.Z)))
+						for r := 0; r < rb; r++ {
+							l.store(g, fmt.Sprintf("s%d", r), "q", r*l.dI*e.Z)
+						}
+						for r := 0; r < rb; r++ {
+							g.Id(fmt.Sprintf("s%d", r)).Op("++")
+						}
+						g.Id("di").Op("+=").Id("dP")
+					})
+				})
+			}
+			g.For(jen.Empty(), id("i").Op("<").Id("rows"), id("i").Op("++")).BlockFunc(func(g *jen.Group) {
+				g.Id("si").Op(":=").Id("base").Op("+").Int64().Call(id("i")).Op("*").Id("step").Op("+").Int64().Call(id("p0"))
+				g.Id("di").Op(":=").Id("d0").Op("+").Add(rowOffset(l.dI)).Op("+").Id("p0").Op("*").Id("dP")
+				g.For(jen.Range().Id("pn")).BlockFunc(func(g *jen.Group) {
+					step(g, "si")
+					g.Id("si").Op("++")
 					g.Id("di").Op("+=").Id("dP")
 				})
-			})
-		}
-		g.For(jen.Empty(), id("i").Op("<").Id("rows"), id("i").Op("++")).BlockFunc(func(g *jen.Group) {
-			g.Id("si").Op(":=").Id("base").Op("+").Int64().Call(id("i")).Op("*").Id("step")
-			g.Id("di").Op(":=").Id("d0").Op("+").Add(rowOffset(l.dI))
-			g.For(jen.Range().Id("kc")).BlockFunc(func(g *jen.Group) {
-				step(g, "si")
-				g.Id("si").Op("++")
-				g.Id("di").Op("+=").Id("dP")
 			})
 		})
 	})

@@ -71,22 +71,26 @@ func rotateC128(q unsafe.Pointer, rows, kc, lb int) {
 
 // transposeAC128 packs a sliver in the 1e layout from rows step elements apart,
 // each of kc adjacent steps (kStride == 1), starting at s[base]: it reads along
-// the rows and writes across them.
+// the rows and writes across them, 16 steps at a time so that the lines it
+// writes stay in L1 while every row adds to them.
 func transposeAC128(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64, lb int) {
-	i := 0
-	for ; i < rows; i++ {
-		si := base + int64(i)*step
-		di := d0 + i*2
-		for range kc {
-			q := unsafe.Add(d, di*8)
-			v := unsafe.Add(s, si*16)
-			x, y := *(*float64)(v), *(*float64)(unsafe.Add(v, 8))
-			*(*float64)(q) = x
-			*(*float64)(unsafe.Add(q, 8)) = y
-			*(*float64)(unsafe.Add(q, lb)) = -y
-			*(*float64)(unsafe.Add(q, lb+8)) = x
-			si++
-			di += dP
+	for p0 := 0; p0 < kc; p0 += 16 {
+		pn := min(16, kc-p0)
+		i := 0
+		for ; i < rows; i++ {
+			si := base + int64(i)*step + int64(p0)
+			di := d0 + i*2 + p0*dP
+			for range pn {
+				q := unsafe.Add(d, di*8)
+				v := unsafe.Add(s, si*16)
+				x, y := *(*float64)(v), *(*float64)(unsafe.Add(v, 8))
+				*(*float64)(q) = x
+				*(*float64)(unsafe.Add(q, 8)) = y
+				*(*float64)(unsafe.Add(q, lb)) = -y
+				*(*float64)(unsafe.Add(q, lb+8)) = x
+				si++
+				di += dP
+			}
 		}
 	}
 }
@@ -132,23 +136,27 @@ func gatherAC128(d, s unsafe.Pointer, d0, dP int, o, kOff []int64, lb int) {
 
 // transposeScaledAC128 packs a sliver in the 1e, times alpha, layout from rows step elements apart,
 // each of kc adjacent steps (kStride == 1), starting at s[base]: it reads along
-// the rows and writes across them.
+// the rows and writes across them, 16 steps at a time so that the lines it
+// writes stay in L1 while every row adds to them.
 func transposeScaledAC128(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64, ar, ai float64, lb int) {
-	i := 0
-	for ; i < rows; i++ {
-		si := base + int64(i)*step
-		di := d0 + i*2
-		for range kc {
-			q := unsafe.Add(d, di*8)
-			v := unsafe.Add(s, si*16)
-			x, y := *(*float64)(v), *(*float64)(unsafe.Add(v, 8))
-			x, y = ar*x-ai*y, ar*y+ai*x
-			*(*float64)(q) = x
-			*(*float64)(unsafe.Add(q, 8)) = y
-			*(*float64)(unsafe.Add(q, lb)) = -y
-			*(*float64)(unsafe.Add(q, lb+8)) = x
-			si++
-			di += dP
+	for p0 := 0; p0 < kc; p0 += 16 {
+		pn := min(16, kc-p0)
+		i := 0
+		for ; i < rows; i++ {
+			si := base + int64(i)*step + int64(p0)
+			di := d0 + i*2 + p0*dP
+			for range pn {
+				q := unsafe.Add(d, di*8)
+				v := unsafe.Add(s, si*16)
+				x, y := *(*float64)(v), *(*float64)(unsafe.Add(v, 8))
+				x, y = ar*x-ai*y, ar*y+ai*x
+				*(*float64)(q) = x
+				*(*float64)(unsafe.Add(q, 8)) = y
+				*(*float64)(unsafe.Add(q, lb)) = -y
+				*(*float64)(unsafe.Add(q, lb+8)) = x
+				si++
+				di += dP
+			}
 		}
 	}
 }
@@ -242,20 +250,24 @@ func packBC128(dst, src *byte, nr, nc, kc int, colOff, colBS, kOff []int64, kStr
 
 // transposeBC128 packs a sliver in the 1r layout from rows step elements apart,
 // each of kc adjacent steps (kStride == 1), starting at s[base]: it reads along
-// the rows and writes across them.
+// the rows and writes across them, 16 steps at a time so that the lines it
+// writes stay in L1 while every row adds to them.
 func transposeBC128(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64, lb int) {
-	i := 0
-	for ; i < rows; i++ {
-		si := base + int64(i)*step
-		di := d0 + i
-		for range kc {
-			q := unsafe.Add(d, di*8)
-			v := unsafe.Add(s, si*16)
-			x, y := *(*float64)(v), *(*float64)(unsafe.Add(v, 8))
-			*(*float64)(q) = x
-			*(*float64)(unsafe.Add(q, lb)) = y
-			si++
-			di += dP
+	for p0 := 0; p0 < kc; p0 += 16 {
+		pn := min(16, kc-p0)
+		i := 0
+		for ; i < rows; i++ {
+			si := base + int64(i)*step + int64(p0)
+			di := d0 + i + p0*dP
+			for range pn {
+				q := unsafe.Add(d, di*8)
+				v := unsafe.Add(s, si*16)
+				x, y := *(*float64)(v), *(*float64)(unsafe.Add(v, 8))
+				*(*float64)(q) = x
+				*(*float64)(unsafe.Add(q, lb)) = y
+				si++
+				di += dP
+			}
 		}
 	}
 }
@@ -297,21 +309,25 @@ func gatherBC128(d, s unsafe.Pointer, d0, dP int, o, kOff []int64, lb int) {
 
 // transposeScaledBC128 packs a sliver in the 1r, times alpha, layout from rows step elements apart,
 // each of kc adjacent steps (kStride == 1), starting at s[base]: it reads along
-// the rows and writes across them.
+// the rows and writes across them, 16 steps at a time so that the lines it
+// writes stay in L1 while every row adds to them.
 func transposeScaledBC128(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64, ar, ai float64, lb int) {
-	i := 0
-	for ; i < rows; i++ {
-		si := base + int64(i)*step
-		di := d0 + i
-		for range kc {
-			q := unsafe.Add(d, di*8)
-			v := unsafe.Add(s, si*16)
-			x, y := *(*float64)(v), *(*float64)(unsafe.Add(v, 8))
-			x, y = ar*x-ai*y, ar*y+ai*x
-			*(*float64)(q) = x
-			*(*float64)(unsafe.Add(q, lb)) = y
-			si++
-			di += dP
+	for p0 := 0; p0 < kc; p0 += 16 {
+		pn := min(16, kc-p0)
+		i := 0
+		for ; i < rows; i++ {
+			si := base + int64(i)*step + int64(p0)
+			di := d0 + i + p0*dP
+			for range pn {
+				q := unsafe.Add(d, di*8)
+				v := unsafe.Add(s, si*16)
+				x, y := *(*float64)(v), *(*float64)(unsafe.Add(v, 8))
+				x, y = ar*x-ai*y, ar*y+ai*x
+				*(*float64)(q) = x
+				*(*float64)(unsafe.Add(q, lb)) = y
+				si++
+				di += dP
+			}
 		}
 	}
 }

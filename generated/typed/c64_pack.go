@@ -70,19 +70,23 @@ func rotateC64(q unsafe.Pointer, rows, kc, lb int) {
 
 // transposeAC64 packs a sliver in the 1e layout from rows step elements apart,
 // each of kc adjacent steps (kStride == 1), starting at s[base]: it reads along
-// the rows and writes across them.
+// the rows and writes across them, 16 steps at a time so that the lines it
+// writes stay in L1 while every row adds to them.
 func transposeAC64(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64, lb int) {
-	i := 0
-	for ; i < rows; i++ {
-		si := base + int64(i)*step
-		di := d0 + i*2
-		for range kc {
-			q := unsafe.Add(d, di*4)
-			u := *(*uint64)(unsafe.Add(s, si*8))
-			*(*uint64)(q) = u
-			*(*uint64)(unsafe.Add(q, lb)) = (u>>32 | u<<32) ^ firstSign
-			si++
-			di += dP
+	for p0 := 0; p0 < kc; p0 += 16 {
+		pn := min(16, kc-p0)
+		i := 0
+		for ; i < rows; i++ {
+			si := base + int64(i)*step + int64(p0)
+			di := d0 + i*2 + p0*dP
+			for range pn {
+				q := unsafe.Add(d, di*4)
+				u := *(*uint64)(unsafe.Add(s, si*8))
+				*(*uint64)(q) = u
+				*(*uint64)(unsafe.Add(q, lb)) = (u>>32 | u<<32) ^ firstSign
+				si++
+				di += dP
+			}
 		}
 	}
 }
@@ -122,23 +126,27 @@ func gatherAC64(d, s unsafe.Pointer, d0, dP int, o, kOff []int64, lb int) {
 
 // transposeScaledAC64 packs a sliver in the 1e, times alpha, layout from rows step elements apart,
 // each of kc adjacent steps (kStride == 1), starting at s[base]: it reads along
-// the rows and writes across them.
+// the rows and writes across them, 16 steps at a time so that the lines it
+// writes stay in L1 while every row adds to them.
 func transposeScaledAC64(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64, ar, ai float32, lb int) {
-	i := 0
-	for ; i < rows; i++ {
-		si := base + int64(i)*step
-		di := d0 + i*2
-		for range kc {
-			q := unsafe.Add(d, di*4)
-			v := unsafe.Add(s, si*8)
-			x, y := *(*float32)(v), *(*float32)(unsafe.Add(v, 4))
-			x, y = ar*x-ai*y, ar*y+ai*x
-			*(*float32)(q) = x
-			*(*float32)(unsafe.Add(q, 4)) = y
-			*(*float32)(unsafe.Add(q, lb)) = -y
-			*(*float32)(unsafe.Add(q, lb+4)) = x
-			si++
-			di += dP
+	for p0 := 0; p0 < kc; p0 += 16 {
+		pn := min(16, kc-p0)
+		i := 0
+		for ; i < rows; i++ {
+			si := base + int64(i)*step + int64(p0)
+			di := d0 + i*2 + p0*dP
+			for range pn {
+				q := unsafe.Add(d, di*4)
+				v := unsafe.Add(s, si*8)
+				x, y := *(*float32)(v), *(*float32)(unsafe.Add(v, 4))
+				x, y = ar*x-ai*y, ar*y+ai*x
+				*(*float32)(q) = x
+				*(*float32)(unsafe.Add(q, 4)) = y
+				*(*float32)(unsafe.Add(q, lb)) = -y
+				*(*float32)(unsafe.Add(q, lb+4)) = x
+				si++
+				di += dP
+			}
 		}
 	}
 }
@@ -232,20 +240,24 @@ func packBC64(dst, src *byte, nr, nc, kc int, colOff, colBS, kOff []int64, kStri
 
 // transposeBC64 packs a sliver in the 1r layout from rows step elements apart,
 // each of kc adjacent steps (kStride == 1), starting at s[base]: it reads along
-// the rows and writes across them.
+// the rows and writes across them, 16 steps at a time so that the lines it
+// writes stay in L1 while every row adds to them.
 func transposeBC64(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64, lb int) {
-	i := 0
-	for ; i < rows; i++ {
-		si := base + int64(i)*step
-		di := d0 + i
-		for range kc {
-			q := unsafe.Add(d, di*4)
-			v := unsafe.Add(s, si*8)
-			x, y := *(*float32)(v), *(*float32)(unsafe.Add(v, 4))
-			*(*float32)(q) = x
-			*(*float32)(unsafe.Add(q, lb)) = y
-			si++
-			di += dP
+	for p0 := 0; p0 < kc; p0 += 16 {
+		pn := min(16, kc-p0)
+		i := 0
+		for ; i < rows; i++ {
+			si := base + int64(i)*step + int64(p0)
+			di := d0 + i + p0*dP
+			for range pn {
+				q := unsafe.Add(d, di*4)
+				v := unsafe.Add(s, si*8)
+				x, y := *(*float32)(v), *(*float32)(unsafe.Add(v, 4))
+				*(*float32)(q) = x
+				*(*float32)(unsafe.Add(q, lb)) = y
+				si++
+				di += dP
+			}
 		}
 	}
 }
@@ -287,21 +299,25 @@ func gatherBC64(d, s unsafe.Pointer, d0, dP int, o, kOff []int64, lb int) {
 
 // transposeScaledBC64 packs a sliver in the 1r, times alpha, layout from rows step elements apart,
 // each of kc adjacent steps (kStride == 1), starting at s[base]: it reads along
-// the rows and writes across them.
+// the rows and writes across them, 16 steps at a time so that the lines it
+// writes stay in L1 while every row adds to them.
 func transposeScaledBC64(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64, ar, ai float32, lb int) {
-	i := 0
-	for ; i < rows; i++ {
-		si := base + int64(i)*step
-		di := d0 + i
-		for range kc {
-			q := unsafe.Add(d, di*4)
-			v := unsafe.Add(s, si*8)
-			x, y := *(*float32)(v), *(*float32)(unsafe.Add(v, 4))
-			x, y = ar*x-ai*y, ar*y+ai*x
-			*(*float32)(q) = x
-			*(*float32)(unsafe.Add(q, lb)) = y
-			si++
-			di += dP
+	for p0 := 0; p0 < kc; p0 += 16 {
+		pn := min(16, kc-p0)
+		i := 0
+		for ; i < rows; i++ {
+			si := base + int64(i)*step + int64(p0)
+			di := d0 + i + p0*dP
+			for range pn {
+				q := unsafe.Add(d, di*4)
+				v := unsafe.Add(s, si*8)
+				x, y := *(*float32)(v), *(*float32)(unsafe.Add(v, 4))
+				x, y = ar*x-ai*y, ar*y+ai*x
+				*(*float32)(q) = x
+				*(*float32)(unsafe.Add(q, lb)) = y
+				si++
+				di += dP
+			}
 		}
 	}
 }

@@ -54,36 +54,40 @@ func packF32(dst, src *byte, w, n, kc int, off, bs, kOff []int64, kStride int64,
 
 // transposeF32 packs a sliver in the real layout from rows step elements apart,
 // each of kc adjacent steps (kStride == 1), starting at s[base]: it reads along
-// the rows and writes across them.
+// the rows and writes across them, 16 steps at a time so that the lines it
+// writes stay in L1 while every row adds to them.
 func transposeF32(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64) {
-	i := 0
-	for ; i+4 <= rows; i += 4 {
-		s0 := base + int64(i)*step
-		s1 := s0 + step
-		s2 := s1 + step
-		s3 := s2 + step
-		di := d0 + i
-		for range kc {
-			q := unsafe.Add(d, di*4)
-			*(*float32)(q) = *(*float32)(unsafe.Add(s, s0*4))
-			*(*float32)(unsafe.Add(q, 4)) = *(*float32)(unsafe.Add(s, s1*4))
-			*(*float32)(unsafe.Add(q, 8)) = *(*float32)(unsafe.Add(s, s2*4))
-			*(*float32)(unsafe.Add(q, 12)) = *(*float32)(unsafe.Add(s, s3*4))
-			s0++
-			s1++
-			s2++
-			s3++
-			di += dP
+	for p0 := 0; p0 < kc; p0 += 16 {
+		pn := min(16, kc-p0)
+		i := 0
+		for ; i+4 <= rows; i += 4 {
+			s0 := base + int64(i)*step + int64(p0)
+			s1 := s0 + step
+			s2 := s1 + step
+			s3 := s2 + step
+			di := d0 + i + p0*dP
+			for range pn {
+				q := unsafe.Add(d, di*4)
+				*(*float32)(q) = *(*float32)(unsafe.Add(s, s0*4))
+				*(*float32)(unsafe.Add(q, 4)) = *(*float32)(unsafe.Add(s, s1*4))
+				*(*float32)(unsafe.Add(q, 8)) = *(*float32)(unsafe.Add(s, s2*4))
+				*(*float32)(unsafe.Add(q, 12)) = *(*float32)(unsafe.Add(s, s3*4))
+				s0++
+				s1++
+				s2++
+				s3++
+				di += dP
+			}
 		}
-	}
-	for ; i < rows; i++ {
-		si := base + int64(i)*step
-		di := d0 + i
-		for range kc {
-			q := unsafe.Add(d, di*4)
-			*(*float32)(q) = *(*float32)(unsafe.Add(s, si*4))
-			si++
-			di += dP
+		for ; i < rows; i++ {
+			si := base + int64(i)*step + int64(p0)
+			di := d0 + i + p0*dP
+			for range pn {
+				q := unsafe.Add(d, di*4)
+				*(*float32)(q) = *(*float32)(unsafe.Add(s, si*4))
+				si++
+				di += dP
+			}
 		}
 	}
 }
@@ -119,36 +123,40 @@ func gatherF32(d, s unsafe.Pointer, d0, dP int, o, kOff []int64) {
 
 // transposeScaledF32 packs a sliver in the real, times alpha, layout from rows step elements apart,
 // each of kc adjacent steps (kStride == 1), starting at s[base]: it reads along
-// the rows and writes across them.
+// the rows and writes across them, 16 steps at a time so that the lines it
+// writes stay in L1 while every row adds to them.
 func transposeScaledF32(d, s unsafe.Pointer, d0, dP, rows, kc int, base, step int64, a float32) {
-	i := 0
-	for ; i+4 <= rows; i += 4 {
-		s0 := base + int64(i)*step
-		s1 := s0 + step
-		s2 := s1 + step
-		s3 := s2 + step
-		di := d0 + i
-		for range kc {
-			q := unsafe.Add(d, di*4)
-			*(*float32)(q) = a * *(*float32)(unsafe.Add(s, s0*4))
-			*(*float32)(unsafe.Add(q, 4)) = a * *(*float32)(unsafe.Add(s, s1*4))
-			*(*float32)(unsafe.Add(q, 8)) = a * *(*float32)(unsafe.Add(s, s2*4))
-			*(*float32)(unsafe.Add(q, 12)) = a * *(*float32)(unsafe.Add(s, s3*4))
-			s0++
-			s1++
-			s2++
-			s3++
-			di += dP
+	for p0 := 0; p0 < kc; p0 += 16 {
+		pn := min(16, kc-p0)
+		i := 0
+		for ; i+4 <= rows; i += 4 {
+			s0 := base + int64(i)*step + int64(p0)
+			s1 := s0 + step
+			s2 := s1 + step
+			s3 := s2 + step
+			di := d0 + i + p0*dP
+			for range pn {
+				q := unsafe.Add(d, di*4)
+				*(*float32)(q) = a * *(*float32)(unsafe.Add(s, s0*4))
+				*(*float32)(unsafe.Add(q, 4)) = a * *(*float32)(unsafe.Add(s, s1*4))
+				*(*float32)(unsafe.Add(q, 8)) = a * *(*float32)(unsafe.Add(s, s2*4))
+				*(*float32)(unsafe.Add(q, 12)) = a * *(*float32)(unsafe.Add(s, s3*4))
+				s0++
+				s1++
+				s2++
+				s3++
+				di += dP
+			}
 		}
-	}
-	for ; i < rows; i++ {
-		si := base + int64(i)*step
-		di := d0 + i
-		for range kc {
-			q := unsafe.Add(d, di*4)
-			*(*float32)(q) = a * *(*float32)(unsafe.Add(s, si*4))
-			si++
-			di += dP
+		for ; i < rows; i++ {
+			si := base + int64(i)*step + int64(p0)
+			di := d0 + i + p0*dP
+			for range pn {
+				q := unsafe.Add(d, di*4)
+				*(*float32)(q) = a * *(*float32)(unsafe.Add(s, si*4))
+				si++
+				di += dP
+			}
 		}
 	}
 }
