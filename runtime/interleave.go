@@ -42,7 +42,7 @@ func (g *Group) interleave(key, o, size, block int) {
 	}
 	x := g.Dims[0]
 	sy := absInt(g.Dims[y].S[o])
-	if sy*size*2 > lineBytes || absInt(x.S[o])*size < lineBytes {
+	if sy > lineBytes/(2*size) || absInt(x.S[o]) < lineBytes/size {
 		// y does not share lines in o, or x already reads o in lines.
 		return
 	}

@@ -206,16 +206,16 @@ func NewPlan(sp Spec, a, b, c View, tile Tile) (*Plan, error) {
 	// Lines of the operand the key order does not favour are used whole
 	// within a block (interleave.go), when that operand moves a fair share
 	// of the data: its elements against a quarter of the key operand's.
-	em, en, ek := extentOf(m), extentOf(n), extentOf(k)
-	share := [3]int{opA: ek, opB: ek, opC: en}
+	em, en, ek := float64(extentOf(m)), float64(extentOf(n)), float64(extentOf(k))
+	share := [3]float64{opA: ek, opB: ek, opC: en}
 	if share[mOther]*4 >= share[mKey] {
 		p.M.interleave(mKey, mOther, tile.Size, interleaveRows)
 	}
-	share = [3]int{opA: ek, opB: ek, opC: em}
+	share = [3]float64{opA: ek, opB: ek, opC: em}
 	if share[nOther]*4 >= share[nKey] {
 		p.N.interleave(nKey, nOther, tile.Size, interleaveRows)
 	}
-	share = [3]int{opA: em, opB: en}
+	share = [3]float64{opA: em, opB: en}
 	if share[kOther]*4 >= share[kKey] {
 		p.K.interleave(kKey, kOther, tile.Size, interleaveDepth)
 	}
