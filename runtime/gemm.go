@@ -3,6 +3,7 @@ package runtime
 import (
 	"unsafe"
 
+	"github.com/tcontract/tcontract/generated/kernels"
 	"github.com/tcontract/tcontract/workspace"
 )
 
@@ -191,15 +192,7 @@ func (c *call) packB(panel []byte, bBase unsafe.Pointer, sc *scatter, kB []int64
 	sliver := c.nrR * kc * c.cf * c.rsize
 	kStride := uniformStep(kB)
 	if pk := c.kern.PackB; pk != nil && c.cf == 1 && fastRuns(sc.bColBS[s0:s1], kB, kStride) {
-		for p0 := 0; p0 < kc; {
-			p1, step := nextRun(kB, p0, kStride)
-			for s := s0; s < s1; s++ {
-				j, w := c.tileN.span(s, nc)
-				src := unsafe.Add(bBase, (sc.bCol[j]+kB[p0])*int64(c.tsize))
-				pk(&panel[s*sliver+p0*c.nrR*c.rsize], (*byte)(src), w, p1-p0, int(sc.bColBS[s]), int(step))
-			}
-			p0 = p1
-		}
+		c.packRuns(pk, panel, bBase, c.tileN, nc, s0, s1, sliver, c.nrR, sc.bCol, sc.bColBS, kB, kStride)
 		return
 	}
 	if !c.tileN.aligned() {
@@ -221,15 +214,7 @@ func (c *call) packA(dst []byte, aBase unsafe.Pointer, sc *scatter, kA []int64, 
 	mSl := c.tileM.count(mc)
 	sliver := c.mrR * kc * c.cf * c.rsize // complex slivers double rows and depth
 	if pk := c.kern.PackA; pk != nil && c.cf == 1 && fastRuns(sc.aRowBS[:mSl], kA, kStride) {
-		for p0 := 0; p0 < kc; {
-			p1, step := nextRun(kA, p0, kStride)
-			for t := 0; t < mSl; t++ {
-				i, h := c.tileM.span(t, mc)
-				src := unsafe.Add(aBase, (sc.aRow[i]+kA[p0])*int64(c.tsize))
-				pk(&dst[t*sliver+p0*c.mrR*c.rsize], (*byte)(src), h, p1-p0, int(sc.aRowBS[t]), int(step))
-			}
-			p0 = p1
-		}
+		c.packRuns(pk, dst, aBase, c.tileM, mc, 0, mSl, sliver, c.mrR, sc.aRow, sc.aRowBS, kA, kStride)
 		return
 	}
 	if !c.tileM.aligned() {
@@ -241,6 +226,22 @@ func (c *call) packA(dst []byte, aBase unsafe.Pointer, sc *scatter, kA []int64, 
 		i, h := c.tileM.span(t, mc)
 		c.ops.PackA(&dst[t*sliver], (*byte)(aBase), b.MR, h, kc,
 			sc.aRow[i:i+h], sc.aRowBS[t:t+1], kA, kStride, nil)
+	}
+}
+
+// packRuns packs slivers [s0, s1) of n rows (tiling t, sliver bytes apart,
+// w reals to a step) through the row kernel's assembly packer pk, one call
+// per sliver and run of evenly spaced depth offsets k (all of k when
+// kStride is their common step): row offsets off, sliver steps bs.
+func (c *call) packRuns(pk kernels.PackFunc, dst []byte, base unsafe.Pointer, t tiling, n, s0, s1, sliver, w int, off, bs, k []int64, kStride int64) {
+	for p0 := 0; p0 < len(k); {
+		p1, step := nextRun(k, p0, kStride)
+		for s := s0; s < s1; s++ {
+			i, rows := t.span(s, n)
+			src := unsafe.Add(base, (off[i]+k[p0])*int64(c.tsize))
+			pk(&dst[s*sliver+p0*w*c.rsize], (*byte)(src), rows, p1-p0, int(bs[s]), int(step))
+		}
+		p0 = p1
 	}
 }
 
