@@ -339,3 +339,36 @@ func CompiledLabels(c *build.Context) (map[string]bool, error) {
 	}
 	return labels, nil
 }
+
+// DirectLabels are the labels every direct kernel of row k has: its preload
+// paths, the epilogue, and a k loop and remainder loop per column count and
+// per count mv of row vectors, named after the row family ("d" for the
+// loops on full rows, "m" for masked ones).
+func DirectLabels(k spec.Kernel, mvs int, family string) []string {
+	want := []string{"preload", "pre0", "pre1", "kdone", "epilogue", "beta0", "strided", "done"}
+	for nv := 1; nv <= k.NR; nv++ {
+		for mv := 1; mv <= mvs; mv++ {
+			want = append(want, fmt.Sprintf("%s%d_%dloop", family, mv, nv), fmt.Sprintf("%s%d_%dremloop", family, mv, nv))
+		}
+	}
+	return want
+}
+
+// PackerLabels are the paths every packer has: copy, transpose (with its
+// loop and tail) and scalar.
+var PackerLabels = []string{"copy", "transpose", "tloop", "ttail", "scalar"}
+
+// MissingLabels compiles c and returns which of want it lacks.
+func MissingLabels(c *build.Context, want []string) ([]string, error) {
+	labels, err := CompiledLabels(c)
+	if err != nil {
+		return nil, err
+	}
+	var missing []string
+	for _, l := range want {
+		if !labels[l] {
+			missing = append(missing, l)
+		}
+	}
+	return missing, nil
+}
