@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"iter"
 	"math"
 	"unsafe"
 
@@ -110,14 +111,27 @@ func tileOf(t *typed.Ops) Tile {
 		tile.Lanes = max(1, isa.Lanes(t.RealSize)/cf)
 	}
 	n := 0
-	for i := range kernels.Kernels {
-		v := &kernels.Kernels[i]
-		if v != k && v.ISA == k.ISA && v.Real == k.Real && v.MR%cf == 0 && n < len(tile.Short) {
+	for _, v := range variants(k, cf) {
+		if n < len(tile.Short) {
 			tile.Short[n] = v.MR / cf
 			n++
 		}
 	}
 	return tile
+}
+
+// variants are the path's other rows for k's real type whose tiles hold
+// whole elements of complexity cf, in table order. No allocation: it runs
+// once per plan and per call that picks a tile.
+func variants(k *kernels.Kernel, cf int) iter.Seq2[int, *kernels.Kernel] {
+	return func(yield func(int, *kernels.Kernel) bool) {
+		for i := range kernels.Kernels {
+			v := &kernels.Kernels[i]
+			if v != k && v.ISA == k.ISA && v.Real == k.Real && v.MR%cf == 0 && !yield(i, v) {
+				return
+			}
+		}
+	}
 }
 
 // bind fills the call record for one call.
@@ -331,11 +345,7 @@ func shortTile(g *Group, k *kernels.Kernel, cf int, o runCosts) *kernels.Kernel 
 		return c
 	}
 	best, bestCost := k, cost(k)
-	for i := range kernels.Kernels {
-		v := &kernels.Kernels[i]
-		if v.ISA != k.ISA || v.Real != k.Real || v == k || v.MR%cf != 0 {
-			continue
-		}
+	for _, v := range variants(k, cf) {
 		if c := cost(v); c < bestCost {
 			best, bestCost = v, c
 		}
