@@ -12,7 +12,7 @@ import (
 )
 
 // The packing benchmarks pack one MC×KC block of A and one KC×NC panel of B
-// with the blocksizes of the widest kernel of each type's real, from
+// with the blocksizes a call of each type uses, from
 // unit-stride sources (the copy paths: column-major A, row-major B), from
 // transposed ones (row-major A, column-major B) and from scatter sources
 // (every offset irregular), next to a plain copy of the same number of bytes.
@@ -24,23 +24,13 @@ import (
 //
 //	go test -run '^$' -bench Pack -count 6 ./runtime | benchstat -
 
-// packBlocking is the first kernel row of the type's real (the widest ISA)
-// in elements of the type. 1m packs a complex mr×kc sliver of A as 2mr×2kc
-// reals and a kc×nr sliver of B as 2kc×nr, so a complex type's MR, MC and KC
-// are half the kernel's: its packed block and slivers fill the caches as the
-// real ones do.
-func packBlocking(b *testing.B, t spec.Type) typed.Blocking {
-	for _, k := range spec.Kernels {
-		if k.Real == t.Real {
-			blk := typed.Blocking{MR: k.MR, NR: k.NR, MC: k.MC, KC: k.KC, NC: k.NC}
-			if t.Complex {
-				blk.MR, blk.MC, blk.KC = blk.MR/2, blk.MC/2, blk.KC/2
-			}
-			return blk
-		}
-	}
-	b.Fatalf("no kernel computes in %s", t.Real)
-	return typed.Blocking{}
+// packBlocking is the blocking a call of the type uses on the path in use
+// (runtime.BlockingOf: the kernel's tile, MC, KC and NC derived from this
+// machine's caches, a complex type's in its own elements), so the block and
+// panel benchmarked are the ones the driver packs.
+func packBlocking(t spec.Type) typed.Blocking {
+	tb := runtime.BlockingOf(t)
+	return typed.Blocking{MR: tb.MR, NR: tb.NR, MC: tb.MC, KC: tb.KC, NC: tb.NC}
 }
 
 // packSource is a source operand of rows×steps elements and the offsets of
@@ -97,7 +87,7 @@ func touched(n int) []byte {
 func BenchmarkPack(b *testing.B) {
 	for _, t := range spec.Types {
 		ops := typed.OpsByName(t.Name)
-		blk := packBlocking(b, t)
+		blk := packBlocking(t)
 		b.Run(t.Name, func(b *testing.B) {
 			sides := []struct {
 				side     string
