@@ -94,6 +94,8 @@ func emitWordOrder(f *jen.File) {
 		jen.If(deref("byte", jen.Qual(unsafePath, "Pointer").Call(jen.Op("&").Id("w"))).Op("==").Lit(1)).Block(jen.Return(lit(1).Op("<<").Lit(31))),
 		jen.Return(lit(1).Op("<<").Lit(63)),
 	).Call()
+	f.Comment("littleEndian reports whether a uint64 stores its low half first.")
+	f.Var().Id("littleEndian").Op("=").Id("firstSign").Op("==").Lit(1).Op("<<").Lit(31)
 }
 
 // complexA is 1m's "1e" layout: for step p, real column 2p holds

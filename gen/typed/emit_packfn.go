@@ -23,6 +23,7 @@ func emitPack(f *jen.File, e elem) {
 	emitLoops(f, as)
 	b, bs := complexB(e, false), complexB(e, true)
 	emitPackEntry(f, b, bs, "nr", "nc", "colOff", "colBS")
+	emitSplit(f, e)
 	emitLoops(f, b)
 	emitLoops(f, bs)
 }
@@ -131,6 +132,11 @@ func emitPackEntry(f *jen.File, l, ls layout, w, n, off, bs string) {
 						jen.Comment("follows from it."),
 						id("copyRuns").Call(ptr("d", id("d0").Op("*").Lit(z)), id("s"), runBytes, lit(2).Op("*").Id("lb"), id("o").Index(lit(0)), id("kOff"), lit(e.Size)),
 						id(e.suffixed("rotate")).Call(ptr("d", id("d0").Op("*").Lit(z)), id("rows"), id("kc"), id("lb")),
+					)
+				case "B":
+					g.Case(id("step").Op("==").Lit(1).Op("&&").Id("unit")).Block(
+						jen.Comment("Each step is a run of (re, im) pairs: split into two rows."),
+						id(e.suffixed("split")).Call(id("d"), id("s"), id("d0"), dP, id("rows"), id("o").Index(lit(0)), id("kOff"), id("lb")),
 					)
 				}
 				g.Case(id("step").Op("!=").Lit(0).Op("&&").Id("kStride").Op("==").Lit(1)).Block(

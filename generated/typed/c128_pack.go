@@ -223,6 +223,9 @@ func packBC128(dst, src *byte, nr, nc, kc int, colOff, colBS, kOff []int64, kStr
 		step := colBS[i0/nr]
 		d0 := i0 * 2 * kc
 		switch {
+		case step == 1 && unit:
+			// Each step is a run of (re, im) pairs: split into two rows.
+			splitC128(d, s, d0, 2*nr, rows, o[0], kOff, lb)
 		case step != 0 && kStride == 1:
 			if unit {
 				transposeBC128(d, s, d0, 2*nr, rows, kc, o[0]+kOff[0], step, lb)
@@ -244,6 +247,23 @@ func packBC128(dst, src *byte, nr, nc, kc int, colOff, colBS, kOff []int64, kStr
 		}
 		if rows < nr {
 			zeroRuns(unsafe.Add(d, d0*8), rows*8, lb, lb, 2*kc)
+		}
+	}
+}
+
+// splitC128 packs a sliver in the 1r layout from rows that are adjacent
+// elements: step p of row i at s[base+i+kOff[p]], its real part to real d0+p·dP+i
+// and its imaginary part lb bytes further.
+func splitC128(d, s unsafe.Pointer, d0, dP, rows int, base int64, kOff []int64, lb int) {
+	for p, k := range kOff {
+		v := unsafe.Add(s, (base+k)*16)
+		q := unsafe.Add(d, (d0+p*dP)*8)
+		i := 0
+		for ; i < rows; i++ {
+			e := unsafe.Add(v, i*16)
+			r := unsafe.Add(q, i*8)
+			*(*float64)(r) = *(*float64)(e)
+			*(*float64)(unsafe.Add(r, lb)) = *(*float64)(unsafe.Add(e, 8))
 		}
 	}
 }

@@ -213,6 +213,9 @@ func packBC64(dst, src *byte, nr, nc, kc int, colOff, colBS, kOff []int64, kStri
 		step := colBS[i0/nr]
 		d0 := i0 * 2 * kc
 		switch {
+		case step == 1 && unit:
+			// Each step is a run of (re, im) pairs: split into two rows.
+			splitC64(d, s, d0, 2*nr, rows, o[0], kOff, lb)
 		case step != 0 && kStride == 1:
 			if unit {
 				transposeBC64(d, s, d0, 2*nr, rows, kc, o[0]+kOff[0], step, lb)
@@ -234,6 +237,43 @@ func packBC64(dst, src *byte, nr, nc, kc int, colOff, colBS, kOff []int64, kStri
 		}
 		if rows < nr {
 			zeroRuns(unsafe.Add(d, d0*4), rows*4, lb, lb, 2*kc)
+		}
+	}
+}
+
+// splitC64 packs a sliver in the 1r layout from rows that are adjacent
+// elements: step p of row i at s[base+i+kOff[p]], its real part to real d0+p·dP+i
+// and its imaginary part lb bytes further.
+func splitC64(d, s unsafe.Pointer, d0, dP, rows int, base int64, kOff []int64, lb int) {
+	for p, k := range kOff {
+		v := unsafe.Add(s, (base+k)*8)
+		q := unsafe.Add(d, (d0+p*dP)*4)
+		i := 0
+		if littleEndian {
+			for ; i+6 <= rows; i += 6 {
+				x, y := unsafe.Add(v, i*8), unsafe.Add(q, i*4)
+				w0, w1 := *(*uint64)(x), *(*uint64)(unsafe.Add(x, 8))
+				*(*uint64)(y) = w0&4294967295 | w1<<32
+				*(*uint64)(unsafe.Add(y, lb)) = w0>>32 | w1&^4294967295
+				w2, w3 := *(*uint64)(unsafe.Add(x, 16)), *(*uint64)(unsafe.Add(x, 24))
+				*(*uint64)(unsafe.Add(y, 8)) = w2&4294967295 | w3<<32
+				*(*uint64)(unsafe.Add(y, lb+8)) = w2>>32 | w3&^4294967295
+				w4, w5 := *(*uint64)(unsafe.Add(x, 32)), *(*uint64)(unsafe.Add(x, 40))
+				*(*uint64)(unsafe.Add(y, 16)) = w4&4294967295 | w5<<32
+				*(*uint64)(unsafe.Add(y, lb+16)) = w4>>32 | w5&^4294967295
+			}
+			for ; i+2 <= rows; i += 2 {
+				x, y := unsafe.Add(v, i*8), unsafe.Add(q, i*4)
+				w0, w1 := *(*uint64)(x), *(*uint64)(unsafe.Add(x, 8))
+				*(*uint64)(y) = w0&4294967295 | w1<<32
+				*(*uint64)(unsafe.Add(y, lb)) = w0>>32 | w1&^4294967295
+			}
+		}
+		for ; i < rows; i++ {
+			e := unsafe.Add(v, i*8)
+			r := unsafe.Add(q, i*4)
+			*(*float32)(r) = *(*float32)(e)
+			*(*float32)(unsafe.Add(r, lb)) = *(*float32)(unsafe.Add(e, 4))
 		}
 	}
 }

@@ -212,3 +212,6 @@ var firstSign = func() uint64 {
 	}
 	return 1 << 63
 }()
+
+// littleEndian reports whether a uint64 stores its low half first.
+var littleEndian = firstSign == 1<<31
