@@ -161,19 +161,25 @@ func (c *call) bind(plan *Plan, t *typed.Ops, ops *[3]Operand, alpha, beta unsaf
 
 	c.alpha, c.beta, c.one = scalar{}, scalar{}, scalar{}
 	c.kone, c.kzero, c.kalpha, c.kbeta = scalar{}, scalar{}, scalar{}, scalar{}
-	copy(c.alpha[:c.tsize], unsafe.Slice((*byte)(alpha), c.tsize))
-	copy(c.beta[:c.tsize], unsafe.Slice((*byte)(beta), c.tsize))
+	// Each scalar is written from its source, never copied whole from
+	// another just written: a 16-byte load of bytes that narrower stores
+	// wrote a moment before is not forwarded and stalls the call.
+	a, b := unsafe.Slice((*byte)(alpha), c.tsize), unsafe.Slice((*byte)(beta), c.tsize)
+	copy(c.alpha[:c.tsize], a)
+	copy(c.beta[:c.tsize], b)
 	// One, in the element type and in its real type: the real part of a
 	// complex one is the real one, and its imaginary part is zero.
 	copy(c.one[:c.rsize], realOne(c.rsize))
 	copy(c.kone[:c.rsize], realOne(c.rsize))
 	if c.cf == 1 {
-		c.kalpha, c.kbeta, c.alphaB, c.betaDirect = c.alpha, c.beta, nil, true
+		copy(c.kalpha[:c.tsize], a)
+		copy(c.kbeta[:c.tsize], b)
+		c.alphaB, c.betaDirect = nil, true
 		return
 	}
 	// Complex: alpha is folded into B's packing, so the kernel's alpha is 1;
 	// a beta with a zero imaginary part is a real the kernel can apply.
-	c.kalpha = c.kone
+	copy(c.kalpha[:c.rsize], realOne(c.rsize))
 	c.alphaB = &c.alpha[0]
 	c.betaDirect = allZero(c.beta[c.rsize:c.tsize])
 	copy(c.kbeta[:c.rsize], c.beta[:c.rsize])
