@@ -51,7 +51,7 @@ func operand[T Scalar](t *Tensor[T]) runtime.Operand {
 	// The shape and strides are rebuilt from pointer and length, read one
 	// word at a time: a copy of the whole slice header by one 16-byte load
 	// right after the caller's 8-byte stores of the same words is not
-	// forwarded and stalls (a third of a small call's overhead).
+	// forwarded and stalls.
 	op := runtime.Operand{View: runtime.View{
 		Len:     len(t.Data),
 		Shape:   unsafe.Slice(unsafe.SliceData(t.Shape), len(t.Shape)),
