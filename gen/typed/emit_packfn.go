@@ -23,7 +23,7 @@ func emitPack(f *jen.File, e elem) {
 	emitLoops(f, as)
 	b, bs := complexB(e, false), complexB(e, true)
 	emitPackEntry(f, b, bs, "nr", "nc", "colOff", "colBS")
-	emitSplit(f, e)
+	emitSplit(f, b)
 	emitLoops(f, b)
 	emitLoops(f, bs)
 }

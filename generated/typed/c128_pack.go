@@ -256,14 +256,15 @@ func packBC128(dst, src *byte, nr, nc, kc int, colOff, colBS, kOff []int64, kStr
 // and its imaginary part lb bytes further.
 func splitC128(d, s unsafe.Pointer, d0, dP, rows int, base int64, kOff []int64, lb int) {
 	for p, k := range kOff {
-		v := unsafe.Add(s, (base+k)*16)
 		q := unsafe.Add(d, (d0+p*dP)*8)
 		i := 0
 		for ; i < rows; i++ {
-			e := unsafe.Add(v, i*16)
+			si := base + k + int64(i)
 			r := unsafe.Add(q, i*8)
-			*(*float64)(r) = *(*float64)(e)
-			*(*float64)(unsafe.Add(r, lb)) = *(*float64)(unsafe.Add(e, 8))
+			v := unsafe.Add(s, si*16)
+			x, y := *(*float64)(v), *(*float64)(unsafe.Add(v, 8))
+			*(*float64)(r) = x
+			*(*float64)(unsafe.Add(r, lb)) = y
 		}
 	}
 }

@@ -246,12 +246,12 @@ func packBC64(dst, src *byte, nr, nc, kc int, colOff, colBS, kOff []int64, kStri
 // and its imaginary part lb bytes further.
 func splitC64(d, s unsafe.Pointer, d0, dP, rows int, base int64, kOff []int64, lb int) {
 	for p, k := range kOff {
-		v := unsafe.Add(s, (base+k)*8)
 		q := unsafe.Add(d, (d0+p*dP)*4)
 		i := 0
 		if littleEndian {
+			run := unsafe.Add(s, (base+k)*8)
 			for ; i+6 <= rows; i += 6 {
-				x, y := unsafe.Add(v, i*8), unsafe.Add(q, i*4)
+				x, y := unsafe.Add(run, i*8), unsafe.Add(q, i*4)
 				w0, w1 := *(*uint64)(x), *(*uint64)(unsafe.Add(x, 8))
 				*(*uint64)(y) = w0&4294967295 | w1<<32
 				*(*uint64)(unsafe.Add(y, lb)) = w0>>32 | w1&^4294967295
@@ -263,17 +263,19 @@ func splitC64(d, s unsafe.Pointer, d0, dP, rows int, base int64, kOff []int64, l
 				*(*uint64)(unsafe.Add(y, lb+16)) = w4>>32 | w5&^4294967295
 			}
 			for ; i+2 <= rows; i += 2 {
-				x, y := unsafe.Add(v, i*8), unsafe.Add(q, i*4)
+				x, y := unsafe.Add(run, i*8), unsafe.Add(q, i*4)
 				w0, w1 := *(*uint64)(x), *(*uint64)(unsafe.Add(x, 8))
 				*(*uint64)(y) = w0&4294967295 | w1<<32
 				*(*uint64)(unsafe.Add(y, lb)) = w0>>32 | w1&^4294967295
 			}
 		}
 		for ; i < rows; i++ {
-			e := unsafe.Add(v, i*8)
+			si := base + k + int64(i)
 			r := unsafe.Add(q, i*4)
-			*(*float32)(r) = *(*float32)(e)
-			*(*float32)(unsafe.Add(r, lb)) = *(*float32)(unsafe.Add(e, 4))
+			v := unsafe.Add(s, si*8)
+			x, y := *(*float32)(v), *(*float32)(unsafe.Add(v, 4))
+			*(*float32)(r) = x
+			*(*float32)(unsafe.Add(r, lb)) = y
 		}
 	}
 }
