@@ -45,7 +45,8 @@ type call struct {
 
 	alpha, beta, one scalar
 	// The kernel computes in reals: kalpha is alpha for real types and 1 for
-	// complex ones, whose alpha is folded into B's packing (alphaB).
+	// complex ones, whose alpha is folded into B's packing (alphaB; nil
+	// when alpha is 1).
 	kalpha, kone, kzero scalar
 	alphaB              *byte
 	// kbeta is the real beta the kernel applies on the first K block when it

@@ -195,6 +195,18 @@ func (c *call) packB(panel []byte, bBase unsafe.Pointer, sc *scatter, kB []int64
 		c.packRuns(pk, panel, bBase, c.tileN, nc, s0, s1, sliver, c.nrR, sc.bCol, sc.bColBS, kB, kStride)
 		return
 	}
+	if pk := c.kern.PackB; pk != nil && c.cf == 2 && c.alphaB == nil && kStride == 1 && fastSteps(sc.bColBS[s0:s1], 1) {
+		// A complex sliver whose columns run along depth, viewed as reals, is
+		// nr columns of 2kc adjacent reals (re, im of each step): its 1r
+		// layout (row 2p the real parts, 2p+1 the imaginary ones) is the
+		// real packing of that view, which the assembly packer transposes.
+		for s := s0; s < s1; s++ {
+			j, w := c.tileN.span(s, nc)
+			src := unsafe.Add(bBase, (sc.bCol[j]+kB[0])*int64(c.tsize))
+			pk(&panel[s*sliver], (*byte)(src), w, 2*kc, 2*int(sc.bColBS[s]), 1)
+		}
+		return
+	}
 	if !c.tileN.aligned() {
 		j0, j1 := s0*b.NR, min(s1*b.NR, nc)
 		c.ops.PackB(&panel[s0*sliver], (*byte)(bBase), b.NR, j1-j0, kc,

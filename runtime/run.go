@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"iter"
 	"math"
 	"unsafe"
@@ -180,7 +181,10 @@ func (c *call) bind(plan *Plan, t *typed.Ops, ops *[3]Operand, alpha, beta unsaf
 	// Complex: alpha is folded into B's packing, so the kernel's alpha is 1;
 	// a beta with a zero imaginary part is a real the kernel can apply.
 	copy(c.kalpha[:c.rsize], realOne(c.rsize))
-	c.alphaB = &c.alpha[0]
+	c.alphaB = nil // alpha == 1: B is packed as it is
+	if !bytes.Equal(c.alpha[:c.tsize], c.one[:c.tsize]) {
+		c.alphaB = &c.alpha[0]
+	}
 	c.betaDirect = allZero(c.beta[c.rsize:c.tsize])
 	copy(c.kbeta[:c.rsize], c.beta[:c.rsize])
 }
