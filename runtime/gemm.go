@@ -229,6 +229,12 @@ func (c *call) packA(dst []byte, aBase unsafe.Pointer, sc *scatter, kA []int64, 
 		c.packRuns(pk, dst, aBase, c.tileM, mc, 0, mSl, sliver, c.mrR, sc.aRow, sc.aRowBS, kA, kStride)
 		return
 	}
+	// Complex A in the 1e layout: the assembly packer's vector path takes
+	// slivers of adjacent elements.
+	if pk := c.kern.Pack1e; pk != nil && c.cf == 2 && unitSteps(sc.aRowBS[:mSl]) && fastRuns(sc.aRowBS[:mSl], kA, kStride) {
+		c.packRuns(pk, dst, aBase, c.tileM, mc, 0, mSl, sliver, c.mrR, sc.aRow, sc.aRowBS, kA, kStride)
+		return
+	}
 	if !c.tileM.aligned() {
 		c.ops.PackA(&dst[0], (*byte)(aBase), b.MR, mc, kc,
 			sc.aRow[:mc], sc.aRowBS[:mSl], kA, kStride, nil)
@@ -244,17 +250,30 @@ func (c *call) packA(dst []byte, aBase unsafe.Pointer, sc *scatter, kA []int64, 
 // packRuns packs slivers [s0, s1) of n rows (tiling t, sliver bytes apart,
 // w reals to a step) through the row kernel's assembly packer pk, one call
 // per sliver and run of evenly spaced depth offsets k (all of k when
-// kStride is their common step): row offsets off, sliver steps bs.
+// kStride is their common step): row offsets off, sliver steps bs. The
+// packers count in reals: a complex element is cf of them, and (1e) a
+// depth step fills cf steps of the sliver.
 func (c *call) packRuns(pk kernels.PackFunc, dst []byte, base unsafe.Pointer, t tiling, n, s0, s1, sliver, w int, off, bs, k []int64, kStride int64) {
+	cf := int64(c.cf)
 	for p0 := 0; p0 < len(k); {
 		p1, step := nextRun(k, p0, kStride)
 		for s := s0; s < s1; s++ {
 			i, rows := t.span(s, n)
 			src := unsafe.Add(base, (off[i]+k[p0])*int64(c.tsize))
-			pk(&dst[s*sliver+p0*w*c.rsize], (*byte)(src), rows, p1-p0, int(bs[s]), int(step))
+			pk(&dst[s*sliver+p0*c.cf*w*c.rsize], (*byte)(src), rows, p1-p0, int(cf*bs[s]), int(cf*step))
 		}
 		p0 = p1
 	}
+}
+
+// unitSteps reports whether every sliver's elements are adjacent.
+func unitSteps(steps []int64) bool {
+	for _, st := range steps {
+		if st != 1 {
+			return false
+		}
+	}
+	return true
 }
 
 // fastSteps reports whether the assembly packers are fast for slivers with

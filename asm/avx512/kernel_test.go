@@ -81,3 +81,16 @@ func TestPackerTable(t *testing.T) {
 		}
 	}
 }
+
+// TestPack1eTable compiles the 1e packer of every AVX512 row and checks its
+// vector and element-by-element paths are there.
+func TestPack1eTable(t *testing.T) {
+	for _, k := range spec.KernelsFor(spec.AVX512) {
+		pk := x86.NewPacker(k, "a", 64)
+		pack1e(pk)
+		missing, err := x86.MissingLabels(pk.Ctx, x86.Pack1eLabels)
+		if err != nil || len(missing) > 0 {
+			t.Errorf("%s: %v, missing %v", x86.Pack1eName(k), err, missing)
+		}
+	}
+}

@@ -19,6 +19,10 @@ func packName(k spec.Kernel, op string) string {
 // assembly packers: the x86 rows (asm/avx512, asm/avx2 emit them).
 func hasDirect(k spec.Kernel) bool { return k.ISA == spec.AVX512 || k.ISA == spec.AVX2 }
 
+// has1e reports whether a row has an assembly 1e packer (asm/avx512 emits
+// it; the other paths pack complex A with the typed packers).
+func has1e(k spec.Kernel) bool { return k.ISA == spec.AVX512 }
+
 // directParams is the parameter list of a DirectFunc.
 func directParams() []Code {
 	return []Code{
@@ -108,6 +112,44 @@ func packTwin(f *File, k spec.Kernel, r spec.Real, op string, w int) {
 			),
 			For(Id("i").Op(":=").Id("rows"), Id("i").Op("<").Id("w"), Id("i").Op("++")).Block(
 				Id("d").Index(Id("p").Op("*").Id("w").Op("+").Id("i")).Op("=").Lit(0),
+			),
+		),
+	)
+}
+
+// pack1eTwin is the plain-loop reference of the 1e packer (w = MR reals,
+// rows up to w/2 complex elements, steps in reals).
+func pack1eTwin(f *File, k spec.Kernel, r spec.Real) {
+	name := packName(k, "1e") + "_go"
+	T := goType(r)
+	w := k.MR
+	f.Commentf("%s is the pure-Go twin of %s: for i < rows and p < k,", name, packName(k, "1e"))
+	f.Commentf("dst[2p*%d+2i:] = (re, im) and dst[(2p+1)*%d+2i:] = (-im, re) of the element at", w, w)
+	f.Commentf("src[i*rowStep+p*kStep] (in reals), and 0 for reals 2*rows..%d of each step.", w)
+	d := func(i Code) *Statement { return Id("d").Index(i) }
+	at := func(col string, plus int) Code {
+		return Id(col).Op("+").Lit(2).Op("*").Id("i").Op("+").Lit(plus)
+	}
+	f.Func().Id(name).Params(packParams()...).Block(
+		Const().Id("w").Op("=").Lit(w),
+		Id("rows").Op("=").Max(Lit(0), Min(Id("rows"), Id("w").Op("/").Lit(2))),
+		If(Id("k").Op("<=").Lit(0)).Block(Return()),
+		Id("d").Op(":=").Qual("unsafe", "Slice").Call(Parens(Op("*").Add(T)).Call(Qual("unsafe", "Pointer").Call(Id("dst"))), Lit(2).Op("*").Id("w").Op("*").Id("k")),
+		List(Id("s"), Id("s0")).Op(":=").Id("view").Types(T).Call(Id("src"), Id("rows"), Id("rowStep"), Id("k"), Id("kStep")),
+		Comment("The imaginary part lies one real past each offset the view covers."),
+		If(Id("s").Op("!=").Nil()).Block(
+			Id("s").Op("=").Qual("unsafe", "Slice").Call(Qual("unsafe", "SliceData").Call(Id("s")), Len(Id("s")).Op("+").Lit(1)),
+		),
+		For(Id("p").Op(":=").Lit(0), Id("p").Op("<").Id("k"), Id("p").Op("++")).Block(
+			List(Id("c0"), Id("c1")).Op(":=").List(Lit(2).Op("*").Id("p").Op("*").Id("w"), Parens(Lit(2).Op("*").Id("p").Op("+").Lit(1)).Op("*").Id("w")),
+			For(Id("i").Op(":=").Lit(0), Id("i").Op("<").Id("rows"), Id("i").Op("++")).Block(
+				Id("o").Op(":=").Id("s0").Op("+").Id("i").Op("*").Id("rowStep").Op("+").Id("p").Op("*").Id("kStep"),
+				List(Id("re"), Id("im")).Op(":=").List(Id("s").Index(Id("o")), Id("s").Index(Id("o").Op("+").Lit(1))),
+				d(at("c0", 0)).Op(",").Add(d(at("c0", 1))).Op("=").List(Id("re"), Id("im")),
+				d(at("c1", 0)).Op(",").Add(d(at("c1", 1))).Op("=").List(Op("-").Id("im"), Id("re")),
+			),
+			For(Id("i").Op(":=").Lit(2).Op("*").Id("rows"), Id("i").Op("<").Id("w"), Id("i").Op("++")).Block(
+				d(Id("c0").Op("+").Id("i")).Op(",").Add(d(Id("c1").Op("+").Id("i"))).Op("=").List(Lit(0), Lit(0)),
 			),
 		),
 	)

@@ -39,6 +39,7 @@ func twinFile(k spec.Kernel) *File {
 	directTwin(f, k, r)
 	packTwin(f, k, r, "a", k.MR)
 	packTwin(f, k, r, "b", k.NR)
+	pack1eTwin(f, k, r)
 	return f
 }
 

@@ -104,3 +104,32 @@ func packb_f32_8x12_neon_go(dst, src *byte, rows, k, rowStep, kStep int) {
 		}
 	}
 }
+
+// pack1e_f32_8x12_neon_go is the pure-Go twin of pack1e_f32_8x12_neon: for i < rows and p < k,
+// dst[2p*8+2i:] = (re, im) and dst[(2p+1)*8+2i:] = (-im, re) of the element at
+// src[i*rowStep+p*kStep] (in reals), and 0 for reals 2*rows..8 of each step.
+func pack1e_f32_8x12_neon_go(dst, src *byte, rows, k, rowStep, kStep int) {
+	const w = 8
+	rows = max(0, min(rows, w/2))
+	if k <= 0 {
+		return
+	}
+	d := unsafe.Slice((*float32)(unsafe.Pointer(dst)), 2*w*k)
+	s, s0 := view[float32](src, rows, rowStep, k, kStep)
+	// The imaginary part lies one real past each offset the view covers.
+	if s != nil {
+		s = unsafe.Slice(unsafe.SliceData(s), len(s)+1)
+	}
+	for p := 0; p < k; p++ {
+		c0, c1 := 2*p*w, (2*p+1)*w
+		for i := 0; i < rows; i++ {
+			o := s0 + i*rowStep + p*kStep
+			re, im := s[o], s[o+1]
+			d[c0+2*i+0], d[c0+2*i+1] = re, im
+			d[c1+2*i+0], d[c1+2*i+1] = -im, re
+		}
+		for i := 2 * rows; i < w; i++ {
+			d[c0+i], d[c1+i] = 0, 0
+		}
+	}
+}

@@ -37,6 +37,8 @@ type Kernel struct {
 	PackB       PackFunc   // B slivers of NR columns; nil without assembly
 	PackAGo     PackFunc   // the pure-Go twin of PackA
 	PackBGo     PackFunc   // the pure-Go twin of PackB
+	Pack1e      PackFunc   // complex A slivers of MR/2 rows in 1m's 1e layout; nil without assembly
+	Pack1eGo    PackFunc   // the pure-Go twin of Pack1e
 }
 
 // Kernels is every row of the kernel table, in table order.
@@ -52,6 +54,8 @@ var Kernels = []Kernel{
 		PackB:    asmPackB[0],
 		PackAGo:  packa_f32_64x6_avx512_go,
 		PackBGo:  packb_f32_64x6_avx512_go,
+		Pack1e:   asmPack1e[0],
+		Pack1eGo: pack1e_f32_64x6_avx512_go,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "avx512", Real: "float64", MR: 32, NR: 6, Unroll: 4, PrefetchA: 1024, PrefetchB: 384, MC: 160, KC: 384, NC: 4092},
@@ -64,6 +68,8 @@ var Kernels = []Kernel{
 		PackB:    asmPackB[1],
 		PackAGo:  packa_f64_32x6_avx512_go,
 		PackBGo:  packb_f64_32x6_avx512_go,
+		Pack1e:   asmPack1e[1],
+		Pack1eGo: pack1e_f64_32x6_avx512_go,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "avx512", Real: "float32", MR: 32, NR: 6, Unroll: 4, PrefetchA: 1024, PrefetchB: 384, MC: 320, KC: 384, NC: 4092},
@@ -76,6 +82,8 @@ var Kernels = []Kernel{
 		PackB:    asmPackB[2],
 		PackAGo:  packa_f32_32x6_avx512_go,
 		PackBGo:  packb_f32_32x6_avx512_go,
+		Pack1e:   asmPack1e[2],
+		Pack1eGo: pack1e_f32_32x6_avx512_go,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "avx512", Real: "float32", MR: 48, NR: 6, Unroll: 4, PrefetchA: 1024, PrefetchB: 384, MC: 336, KC: 384, NC: 4092},
@@ -88,6 +96,8 @@ var Kernels = []Kernel{
 		PackB:    asmPackB[3],
 		PackAGo:  packa_f32_48x6_avx512_go,
 		PackBGo:  packb_f32_48x6_avx512_go,
+		Pack1e:   asmPack1e[3],
+		Pack1eGo: pack1e_f32_48x6_avx512_go,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "avx512", Real: "float64", MR: 16, NR: 6, Unroll: 4, PrefetchA: 1024, PrefetchB: 384, MC: 160, KC: 384, NC: 4092},
@@ -100,6 +110,8 @@ var Kernels = []Kernel{
 		PackB:    asmPackB[4],
 		PackAGo:  packa_f64_16x6_avx512_go,
 		PackBGo:  packb_f64_16x6_avx512_go,
+		Pack1e:   asmPack1e[4],
+		Pack1eGo: pack1e_f64_16x6_avx512_go,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "avx512", Real: "float64", MR: 24, NR: 6, Unroll: 4, PrefetchA: 1024, PrefetchB: 384, MC: 168, KC: 384, NC: 4092},
@@ -112,6 +124,8 @@ var Kernels = []Kernel{
 		PackB:    asmPackB[5],
 		PackAGo:  packa_f64_24x6_avx512_go,
 		PackBGo:  packb_f64_24x6_avx512_go,
+		Pack1e:   asmPack1e[5],
+		Pack1eGo: pack1e_f64_24x6_avx512_go,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "avx2", Real: "float32", MR: 16, NR: 6, Unroll: 4, PrefetchA: 512, PrefetchB: 192, MC: 288, KC: 384, NC: 4092},
@@ -124,6 +138,8 @@ var Kernels = []Kernel{
 		PackB:    asmPackB[6],
 		PackAGo:  packa_f32_16x6_avx2_go,
 		PackBGo:  packb_f32_16x6_avx2_go,
+		Pack1e:   nil,
+		Pack1eGo: pack1e_f32_16x6_avx2_go,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "avx2", Real: "float64", MR: 8, NR: 6, Unroll: 4, PrefetchA: 256, PrefetchB: 192, MC: 144, KC: 384, NC: 4092},
@@ -136,6 +152,8 @@ var Kernels = []Kernel{
 		PackB:    asmPackB[7],
 		PackAGo:  packa_f64_8x6_avx2_go,
 		PackBGo:  packb_f64_8x6_avx2_go,
+		Pack1e:   nil,
+		Pack1eGo: pack1e_f64_8x6_avx2_go,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "neon", Real: "float32", MR: 8, NR: 12, Unroll: 4, PrefetchA: 256, PrefetchB: 384, MC: 256, KC: 384, NC: 4092},
@@ -148,6 +166,8 @@ var Kernels = []Kernel{
 		PackB:    nil,
 		PackAGo:  packa_f32_8x12_neon_go,
 		PackBGo:  packb_f32_8x12_neon_go,
+		Pack1e:   nil,
+		Pack1eGo: pack1e_f32_8x12_neon_go,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "neon", Real: "float64", MR: 8, NR: 6, Unroll: 4, PrefetchA: 256, PrefetchB: 192, MC: 128, KC: 384, NC: 4092},
@@ -160,6 +180,8 @@ var Kernels = []Kernel{
 		PackB:    nil,
 		PackAGo:  packa_f64_8x6_neon_go,
 		PackBGo:  packb_f64_8x6_neon_go,
+		Pack1e:   nil,
+		Pack1eGo: pack1e_f64_8x6_neon_go,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "generic", Real: "float32", MR: 4, NR: 4, Unroll: 1, PrefetchA: 0, PrefetchB: 0, MC: 256, KC: 256, NC: 4096},
@@ -172,6 +194,8 @@ var Kernels = []Kernel{
 		PackB:    nil,
 		PackAGo:  packa_f32_4x4_generic_go,
 		PackBGo:  packb_f32_4x4_generic_go,
+		Pack1e:   nil,
+		Pack1eGo: pack1e_f32_4x4_generic_go,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "generic", Real: "float64", MR: 4, NR: 4, Unroll: 1, PrefetchA: 0, PrefetchB: 0, MC: 128, KC: 256, NC: 4096},
@@ -184,6 +208,8 @@ var Kernels = []Kernel{
 		PackB:    nil,
 		PackAGo:  packa_f64_4x4_generic_go,
 		PackBGo:  packb_f64_4x4_generic_go,
+		Pack1e:   nil,
+		Pack1eGo: pack1e_f64_4x4_generic_go,
 	},
 }
 

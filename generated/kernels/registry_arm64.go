@@ -10,11 +10,12 @@ var asmKernels = [12]Func{
 	9: gemm_f64_8x6_neon,
 }
 
-// asmDirect, asmPackA and asmPackB hold the arm64 direct kernels and packers by row of Kernels.
+// asmDirect, asmPackA, asmPackB and asmPack1e hold the arm64 direct kernels and packers by row of Kernels.
 var (
 	asmDirect = [12]DirectFunc{}
 	asmPackA  = [12]PackFunc{}
 	asmPackB  = [12]PackFunc{}
+	asmPack1e = [12]PackFunc{}
 )
 
 // asmPeaks holds the arm64 assembly probes by row of Peaks.

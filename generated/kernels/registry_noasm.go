@@ -11,4 +11,5 @@ var (
 	asmDirect  [12]DirectFunc
 	asmPackA   [12]PackFunc
 	asmPackB   [12]PackFunc
+	asmPack1e  [12]PackFunc
 )

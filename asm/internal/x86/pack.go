@@ -21,6 +21,14 @@ func PackName(k spec.Kernel, op string) string {
 	return "pack" + op + strings.TrimPrefix(k.Name(), "gemm")
 }
 
+// Pack1eName is the complex-A packer of row k in 1m's 1e layout:
+// "pack1e_f32_64x6_avx512".
+func Pack1eName(k spec.Kernel) string { return PackName(k, "1e") }
+
+// Pack1eLabels are the paths of a 1e packer: the vector loop for adjacent
+// elements with its tail, and the element-by-element path with its zeros.
+var Pack1eLabels = []string{"cloop", "cremloop", "scalar", "szero"}
+
 // Registers of a packer.
 var (
 	PD   = reg.RDI // destination sliver, advancing

@@ -1,0 +1,175 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/mmcloughlin/avo/attr"
+	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+
+	"github.com/tcontract/tcontract/asm/internal/x86"
+)
+
+// pack1e emits the row's complex-A packer in 1m's 1e layout (w = MR reals,
+// rows complex elements up to w/2): step 2p of the sliver is (re, im) of
+// each element i at src[i*rowStep+p*kStep] (steps in reals), step 2p+1 is
+// (−im, re); reals from 2·rows to w of both are 0. When the elements are
+// adjacent (rowStep == 2) a step is masked vector loads, each stored as it
+// is and again with its pairs swapped and the first of each pair negated
+// (vpermilps/pd and a sign xor); other steps go element by element.
+func pack1e(pk *x86.Packer) {
+	c := pk.Ctx
+	o := x86.OpsFor(c, pk.Size)
+	name := x86.Pack1eName(pk.K)
+	c.ConstraintExpr("!purego")
+	c.Function(name)
+	c.Attributes(attr.NOSPLIT)
+	c.Pragma("noescape")
+	c.SignatureExpr(x86.PackSignature)
+	c.Doc(
+		fmt.Sprintf("%s packs one sliver of complex %s in 1m's 1e layout (AVX-512): for i < rows <= %d", name, pk.K.Real, pk.W/2),
+		fmt.Sprintf("and p < k, dst[2p*%d+2i:] = (re, im) and dst[(2p+1)*%d+2i:] = (-im, re) of the element", pk.W, pk.W),
+		fmt.Sprintf("at src[i*rowStep+p*kStep] (in reals); reals 2*rows..%d of each step are 0. rowStep == 2 is fast.", pk.W),
+	)
+	c.Load(c.Param("dst"), x86.PD)
+	c.Load(c.Param("src"), x86.PS)
+	c.Load(c.Param("rows"), x86.Rows)
+	c.Load(c.Param("k"), x86.PK)
+	c.Load(c.Param("rowStep"), x86.RS)
+	c.Load(c.Param("kStep"), x86.KS)
+	c.TESTQ(x86.PK, x86.PK)
+	c.JG(operand.LabelRef("work"))
+	c.RET()
+	c.Label("work")
+	c.XORL(x86.P0.As32(), x86.P0.As32())
+	c.TESTQ(x86.Rows, x86.Rows)
+	c.CMOVQLT(x86.P0, x86.Rows)
+	c.MOVL(operand.U32(pk.W/2), x86.P0.As32())
+	c.CMPQ(x86.Rows, x86.P0)
+	c.CMOVQGT(x86.P0, x86.Rows)
+	c.SHLQ(pk.Shift(), x86.KS)
+	c.CMPQ(x86.RS, operand.U32(2))
+	c.JNE(operand.LabelRef("scalar"))
+	pack1eVector(pk, o)
+	pack1eScalar(pk)
+}
+
+// pack1eVector is the rowStep == 2 path, from the branch to "scalar" on.
+func pack1eVector(pk *x86.Packer, o x86.Ops) {
+	c := pk.Ctx
+	L := pk.Lanes
+	nvec := (pk.W + L - 1) / L
+	if nvec > 6 {
+		panic(pk.K.Name() + ": sliver too wide for one opmask per vector")
+	}
+	// K(v+1): the lanes of vector v below 2·rows.
+	c.MOVQ(x86.Rows, x86.P1)
+	c.SHLQ(operand.U8(1), x86.P1)
+	c.MOVQ(operand.I32(-1), x86.P0)
+	c.BZHIQ(x86.P1, x86.P0, x86.P0)
+	for v := 0; v < nvec; v++ {
+		c.KMOVW(x86.P0.As32(), x86.Opmask(v+1))
+		if v+1 < nvec {
+			c.SHRQ(operand.U8(L), x86.P0)
+		}
+	}
+	// sign: the sign bit of the first real of every pair.
+	sign := x86.Z(31)
+	if pk.Size == 4 {
+		c.MOVL(operand.U32(1<<31), x86.P0.As32())
+		c.VPBROADCASTQ(x86.P0, sign)
+	} else {
+		c.MOVQ(operand.U64(1<<63), x86.P0)
+		c.VPBROADCASTQ(x86.P0, sign)
+		c.MOVL(operand.U32(0x55), x86.P0.As32())
+		c.KMOVW(x86.P0.As32(), x86.Opmask(7))
+		c.VMOVDQA64_Z(sign, x86.Opmask(7), sign)
+	}
+	col := pk.W * pk.Size // bytes of one step
+	step := func(u int) {
+		d := 2 * col * max(u, 0)
+		for v := 0; v < nvec; v++ {
+			r := max(u, 0)*2*nvec + 2*v
+			a, b := x86.Z(r), x86.Z(r+1)
+			o.MovZ(x86.Mem(x86.PS, 64*v), x86.Opmask(v+1), a)
+			o.Mov(a, x86.Mem(x86.PD, d+64*v))
+			swapPairs(pk, a, b)
+			if pk.Size == 4 {
+				c.VXORPS_Z(sign, b, x86.Opmask(v+1), b)
+			} else {
+				c.VXORPD_Z(sign, b, x86.Opmask(v+1), b)
+			}
+			o.Mov(b, x86.Mem(x86.PD, d+col+64*v))
+		}
+		c.ADDQ(x86.KS, x86.PS)
+	}
+	pk.Loop("c", 2, 2*col, step)
+	c.VZEROUPPER()
+	c.RET()
+}
+
+// swapPairs sets b to a with the two reals of every pair swapped.
+func swapPairs(pk *x86.Packer, a, b reg.VecPhysical) {
+	if pk.Size == 4 {
+		pk.Ctx.VPERMILPS(operand.U8(0xb1), a, b)
+	} else {
+		pk.Ctx.VPERMILPD(operand.U8(0x55), a, b)
+	}
+}
+
+// pack1eScalar is the path under label "scalar": element by element
+// through general-purpose registers, then zeros past 2·rows, a step at a
+// time. P4 addresses element i of step 2p.
+func pack1eScalar(pk *x86.Packer) {
+	c := pk.Ctx
+	z := pk.Size
+	col := pk.W * z
+	c.Label("scalar")
+	c.SHLQ(pk.Shift(), x86.RS)
+	c.Label("sstep")
+	c.MOVQ(x86.PS, x86.P2)
+	c.MOVQ(x86.PD, x86.P4)
+	c.XORL(x86.P1.As32(), x86.P1.As32())
+	c.Label("srow")
+	c.CMPQ(x86.P1, x86.Rows)
+	c.JGE(operand.LabelRef("szero"))
+	if z == 4 {
+		// One 8-byte word: (re, im) as stored; rotated and its low half's
+		// sign flipped, (−im, re).
+		c.MOVQ(x86.Mem(x86.P2, 0), x86.P0)
+		c.MOVQ(x86.P0, x86.Mem(x86.P4, 0))
+		c.RORQ(operand.U8(32), x86.P0)
+		c.BTCQ(operand.U8(31), x86.P0)
+		c.MOVQ(x86.P0, x86.Mem(x86.P4, col))
+	} else {
+		c.MOVQ(x86.Mem(x86.P2, 0), x86.P0)
+		c.MOVQ(x86.Mem(x86.P2, 8), x86.P3)
+		c.MOVQ(x86.P0, x86.Mem(x86.P4, 0))
+		c.MOVQ(x86.P3, x86.Mem(x86.P4, 8))
+		c.BTCQ(operand.U8(63), x86.P3)
+		c.MOVQ(x86.P3, x86.Mem(x86.P4, col))
+		c.MOVQ(x86.P0, x86.Mem(x86.P4, col+8))
+	}
+	c.ADDQ(x86.RS, x86.P2)
+	c.ADDQ(operand.U32(2*z), x86.P4)
+	c.INCQ(x86.P1)
+	c.JMP(operand.LabelRef("srow"))
+	c.Label("szero")
+	c.XORL(x86.P0.As32(), x86.P0.As32())
+	c.Label("szloop")
+	c.CMPQ(x86.P1, operand.U32(pk.W/2))
+	c.JGE(operand.LabelRef("snext"))
+	for off := 0; off < 2*z; off += 8 {
+		c.MOVQ(x86.P0, x86.Mem(x86.P4, off))
+		c.MOVQ(x86.P0, x86.Mem(x86.P4, col+off))
+	}
+	c.ADDQ(operand.U32(2*z), x86.P4)
+	c.INCQ(x86.P1)
+	c.JMP(operand.LabelRef("szloop"))
+	c.Label("snext")
+	c.ADDQ(operand.U32(2*col), x86.PD)
+	c.ADDQ(x86.KS, x86.PS)
+	c.DECQ(x86.PK)
+	c.JNZ(operand.LabelRef("sstep"))
+	c.RET()
+}
