@@ -229,9 +229,10 @@ func (c *call) packA(dst []byte, aBase unsafe.Pointer, sc *scatter, kA []int64, 
 		c.packRuns(pk, dst, aBase, c.tileM, mc, 0, mSl, sliver, c.mrR, sc.aRow, sc.aRowBS, kA, kStride)
 		return
 	}
-	// Complex A in the 1e layout: the assembly packer's vector path takes
-	// slivers of adjacent elements.
-	if pk := c.kern.Pack1e; pk != nil && c.cf == 2 && unitSteps(sc.aRowBS[:mSl]) && fastRuns(sc.aRowBS[:mSl], kA, kStride) {
+	// Complex A in the 1e layout: the assembly packer takes slivers of
+	// adjacent elements with vectors, and transposed ones element by
+	// element, which still beats the typed packer's transpose.
+	if pk := c.kern.Pack1e; pk != nil && c.cf == 2 && fastRuns(sc.aRowBS[:mSl], kA, kStride) {
 		c.packRuns(pk, dst, aBase, c.tileM, mc, 0, mSl, sliver, c.mrR, sc.aRow, sc.aRowBS, kA, kStride)
 		return
 	}
@@ -264,16 +265,6 @@ func (c *call) packRuns(pk kernels.PackFunc, dst []byte, base unsafe.Pointer, t 
 		}
 		p0 = p1
 	}
-}
-
-// unitSteps reports whether every sliver's elements are adjacent.
-func unitSteps(steps []int64) bool {
-	for _, st := range steps {
-		if st != 1 {
-			return false
-		}
-	}
-	return true
 }
 
 // fastSteps reports whether the assembly packers are fast for slivers with
