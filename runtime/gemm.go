@@ -207,6 +207,11 @@ func (c *call) packB(panel []byte, bBase unsafe.Pointer, sc *scatter, kB []int64
 		}
 		return
 	}
+	// Otherwise complex B slivers of adjacent columns: the 1r packer.
+	if pk := c.kern.Pack1r; pk != nil && c.cf == 2 && c.alphaB == nil && fastRuns(sc.bColBS[s0:s1], kB, kStride) {
+		c.packRuns(pk, panel, bBase, c.tileN, nc, s0, s1, sliver, c.nrR, sc.bCol, sc.bColBS, kB, kStride)
+		return
+	}
 	if !c.tileN.aligned() {
 		j0, j1 := s0*b.NR, min(s1*b.NR, nc)
 		c.ops.PackB(&panel[s0*sliver], (*byte)(bBase), b.NR, j1-j0, kc,

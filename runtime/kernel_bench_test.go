@@ -250,8 +250,8 @@ func BenchmarkDirect(b *testing.B) {
 // BenchmarkPackers packs one sliver of depth benchKC with each assembly
 // packer on its two fast paths, the source holding exactly the sliver's
 // bytes: "copy" has rowStep 1 (kStep w), "transpose" kStep 1 (rowStep
-// benchKC); and with the 1e packer, where there is one, from adjacent
-// complex elements. It reports the rate (GB/s) and %copy, the rate as a share of
+// benchKC); and with the 1e and 1r packers, where there are, from
+// adjacent complex elements. It reports the rate (GB/s) and %copy, the rate as a share of
 // a plain copy of the same bytes (the best of alternating runs).
 func BenchmarkPackers(b *testing.B) {
 	benchDirect(b, func(b *testing.B, k *kernels.Kernel) {
@@ -281,21 +281,27 @@ func BenchmarkPackers(b *testing.B) {
 		if k.Pack1e == nil {
 			return
 		}
-		// The 1e packer from adjacent elements: w/2 complex rows a step,
-		// written twice (as they are and rotated); the bytes counted and
-		// copied are the source's.
-		w := k.MR
-		bytes := w * benchKC * r.Size
-		src, dst := filled(k, w*benchKC), filled(k, 2*w*benchKC)
-		pack := func() { k.Pack1e(&dst[0], &src[0], w/2, benchKC, 2, w) }
-		b.Run("pack1e/copy", func(b *testing.B) {
-			for b.Loop() {
-				pack()
-			}
-			b.ReportMetric(float64(bytes)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
-			from, to := filled(k, w*benchKC), filled(k, w*benchKC)
-			b.ReportMetric(100*shareOfCopy(func() { copy(to, from) }, pack), "%copy")
-		})
+		// The 1m packers from adjacent complex elements: 1e writes w/2 of
+		// them a step twice (as they are and rotated), 1r nr of them once;
+		// the bytes counted and copied are the source's.
+		for _, op := range []struct {
+			name    string
+			w, rows int
+			dst     int
+			fn      kernels.PackFunc
+		}{{"pack1e", k.MR, k.MR / 2, 2 * k.MR, k.Pack1e}, {"pack1r", 2 * k.NR, k.NR, 2 * k.NR, k.Pack1r}} {
+			bytes := op.w * benchKC * r.Size
+			src, dst := filled(k, op.w*benchKC), filled(k, op.dst*benchKC)
+			pack := func() { op.fn(&dst[0], &src[0], op.rows, benchKC, 2, op.w) }
+			b.Run(op.name+"/copy", func(b *testing.B) {
+				for b.Loop() {
+					pack()
+				}
+				b.ReportMetric(float64(bytes)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
+				from, to := filled(k, op.w*benchKC), filled(k, op.w*benchKC)
+				b.ReportMetric(100*shareOfCopy(func() { copy(to, from) }, pack), "%copy")
+			})
+		}
 	})
 }
 

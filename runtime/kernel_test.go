@@ -67,7 +67,7 @@ func TestRegistry(t *testing.T) {
 		if (k.Asm != nil) != wantAsm {
 			t.Errorf("%s: assembly present %v, want %v", k.Name, k.Asm != nil, wantAsm)
 		}
-		if k.Go == nil || k.DirectGo == nil || k.PackAGo == nil || k.PackBGo == nil || k.Pack1eGo == nil {
+		if k.Go == nil || k.DirectGo == nil || k.PackAGo == nil || k.PackBGo == nil || k.Pack1eGo == nil || k.Pack1rGo == nil {
 			t.Errorf("%s: a twin is missing", k.Name)
 		}
 		// Direct kernels and packers are x86 assembly only.
@@ -75,9 +75,9 @@ func TestRegistry(t *testing.T) {
 		if (k.Direct != nil) != wantDirect || (k.PackA != nil) != wantDirect || (k.PackB != nil) != wantDirect {
 			t.Errorf("%s: direct %v, packers %v %v present, want %v", k.Name, k.Direct != nil, k.PackA != nil, k.PackB != nil, wantDirect)
 		}
-		// The 1e packers are AVX-512 assembly only.
-		if want1e := wantAsm && row.ISA == spec.AVX512; (k.Pack1e != nil) != want1e {
-			t.Errorf("%s: 1e packer present %v, want %v", k.Name, k.Pack1e != nil, want1e)
+		// The 1e and 1r packers are AVX-512 assembly only.
+		if want1m := wantAsm && row.ISA == spec.AVX512; (k.Pack1e != nil) != want1m || (k.Pack1r != nil) != want1m {
+			t.Errorf("%s: 1e, 1r packers present %v %v, want %v", k.Name, k.Pack1e != nil, k.Pack1r != nil, want1m)
 		}
 	}
 	if kernels.Lookup(spec.Generic, "complex64") != nil {

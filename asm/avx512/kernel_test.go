@@ -82,15 +82,20 @@ func TestPackerTable(t *testing.T) {
 	}
 }
 
-// TestPack1eTable compiles the 1e packer of every AVX512 row and checks its
-// vector and element-by-element paths are there.
-func TestPack1eTable(t *testing.T) {
+// TestPack1mTable compiles the 1e and 1r packers of every AVX512 row and
+// checks their vector and element-by-element paths are there.
+func TestPack1mTable(t *testing.T) {
 	for _, k := range spec.KernelsFor(spec.AVX512) {
-		pk := x86.NewPacker(k, "a", 64)
-		pack1e(pk)
-		missing, err := x86.MissingLabels(pk.Ctx, x86.Pack1eLabels)
-		if err != nil || len(missing) > 0 {
-			t.Errorf("%s: %v, missing %v", x86.Pack1eName(k), err, missing)
+		for _, op := range []struct {
+			side, name string
+			emit       func(*x86.Packer)
+		}{{"a", x86.Pack1eName(k), pack1e}, {"b", x86.Pack1rName(k), pack1r}} {
+			pk := x86.NewPacker(k, op.side, 64)
+			op.emit(pk)
+			missing, err := x86.MissingLabels(pk.Ctx, x86.Pack1eLabels)
+			if err != nil || len(missing) > 0 {
+				t.Errorf("%s: %v, missing %v", op.name, err, missing)
+			}
 		}
 	}
 }

@@ -44,6 +44,11 @@ func main() {
 		if err := cfg.File(pk.Ctx, x86.Pack1eName(k)+"_amd64"); err != nil {
 			log.Fatal(err)
 		}
+		pk = x86.NewPacker(k, "b", 64)
+		pack1r(pk)
+		if err := cfg.File(pk.Ctx, x86.Pack1rName(k)+"_amd64"); err != nil {
+			log.Fatal(err)
+		}
 	}
 	for _, r := range spec.Reals {
 		if _, ok := spec.KernelFor(spec.AVX512, r.Name); !ok {
@@ -54,7 +59,7 @@ func main() {
 			log.Fatal(err)
 		}
 	}
-	for _, pattern := range []string{"gemm_*_avx512_amd64.*", "direct_*_avx512_amd64.*", "pack?_*_avx512_amd64.*", "pack1e_*_avx512_amd64.*", "peak_*_avx512_amd64.*"} {
+	for _, pattern := range []string{"gemm_*_avx512_amd64.*", "direct_*_avx512_amd64.*", "pack?_*_avx512_amd64.*", "pack1e_*_avx512_amd64.*", "pack1r_*_avx512_amd64.*", "peak_*_avx512_amd64.*"} {
 		if err := emit.Prune(*out, pattern, cfg.Written); err != nil {
 			log.Fatal(err)
 		}

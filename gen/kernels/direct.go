@@ -19,9 +19,9 @@ func packName(k spec.Kernel, op string) string {
 // assembly packers: the x86 rows (asm/avx512, asm/avx2 emit them).
 func hasDirect(k spec.Kernel) bool { return k.ISA == spec.AVX512 || k.ISA == spec.AVX2 }
 
-// has1e reports whether a row has an assembly 1e packer (asm/avx512 emits
-// it; the other paths pack complex A with the typed packers).
-func has1e(k spec.Kernel) bool { return k.ISA == spec.AVX512 }
+// has1m reports whether a row has assembly 1e and 1r packers (asm/avx512
+// emits them; the other paths pack complex operands with the typed packers).
+func has1m(k spec.Kernel) bool { return k.ISA == spec.AVX512 }
 
 // directParams is the parameter list of a DirectFunc.
 func directParams() []Code {
@@ -150,6 +150,39 @@ func pack1eTwin(f *File, k spec.Kernel, r spec.Real) {
 			),
 			For(Id("i").Op(":=").Lit(2).Op("*").Id("rows"), Id("i").Op("<").Id("w"), Id("i").Op("++")).Block(
 				d(Id("c0").Op("+").Id("i")).Op(",").Add(d(Id("c1").Op("+").Id("i"))).Op("=").List(Lit(0), Lit(0)),
+			),
+		),
+	)
+}
+
+// pack1rTwin is the plain-loop reference of the 1r packer (w = NR reals,
+// rows up to w complex columns, steps in reals).
+func pack1rTwin(f *File, k spec.Kernel, r spec.Real) {
+	name := packName(k, "1r") + "_go"
+	T := goType(r)
+	w := k.NR
+	f.Commentf("%s is the pure-Go twin of %s: for j < rows and p < k,", name, packName(k, "1r"))
+	f.Commentf("dst[2p*%d+j] and dst[(2p+1)*%d+j] are re and im of the element at", w, w)
+	f.Commentf("src[j*rowStep+p*kStep] (in reals), and 0 for j from rows to %d.", w)
+	d := func(i Code) *Statement { return Id("d").Index(i) }
+	f.Func().Id(name).Params(packParams()...).Block(
+		Const().Id("w").Op("=").Lit(w),
+		Id("rows").Op("=").Max(Lit(0), Min(Id("rows"), Id("w"))),
+		If(Id("k").Op("<=").Lit(0)).Block(Return()),
+		Id("d").Op(":=").Qual("unsafe", "Slice").Call(Parens(Op("*").Add(T)).Call(Qual("unsafe", "Pointer").Call(Id("dst"))), Lit(2).Op("*").Id("w").Op("*").Id("k")),
+		List(Id("s"), Id("s0")).Op(":=").Id("view").Types(T).Call(Id("src"), Id("rows"), Id("rowStep"), Id("k"), Id("kStep")),
+		Comment("The imaginary part lies one real past each offset the view covers."),
+		If(Id("s").Op("!=").Nil()).Block(
+			Id("s").Op("=").Qual("unsafe", "Slice").Call(Qual("unsafe", "SliceData").Call(Id("s")), Len(Id("s")).Op("+").Lit(1)),
+		),
+		For(Id("p").Op(":=").Lit(0), Id("p").Op("<").Id("k"), Id("p").Op("++")).Block(
+			List(Id("re"), Id("im")).Op(":=").List(Lit(2).Op("*").Id("p").Op("*").Id("w"), Parens(Lit(2).Op("*").Id("p").Op("+").Lit(1)).Op("*").Id("w")),
+			For(Id("j").Op(":=").Lit(0), Id("j").Op("<").Id("rows"), Id("j").Op("++")).Block(
+				Id("o").Op(":=").Id("s0").Op("+").Id("j").Op("*").Id("rowStep").Op("+").Id("p").Op("*").Id("kStep"),
+				d(Id("re").Op("+").Id("j")).Op(",").Add(d(Id("im").Op("+").Id("j"))).Op("=").List(Id("s").Index(Id("o")), Id("s").Index(Id("o").Op("+").Lit(1))),
+			),
+			For(Id("j").Op(":=").Id("rows"), Id("j").Op("<").Id("w"), Id("j").Op("++")).Block(
+				d(Id("re").Op("+").Id("j")).Op(",").Add(d(Id("im").Op("+").Id("j"))).Op("=").List(Lit(0), Lit(0)),
 			),
 		),
 	)

@@ -49,6 +49,8 @@ func registry() *File {
 		Id("PackBGo").Id("PackFunc").Comment("the pure-Go twin of PackB"),
 		Id("Pack1e").Id("PackFunc").Comment("complex A slivers of MR/2 rows in 1m's 1e layout; nil without assembly"),
 		Id("Pack1eGo").Id("PackFunc").Comment("the pure-Go twin of Pack1e"),
+		Id("Pack1r").Id("PackFunc").Comment("complex B slivers of NR columns in 1m's 1r layout; nil without assembly"),
+		Id("Pack1rGo").Id("PackFunc").Comment("the pure-Go twin of Pack1r"),
 	)
 
 	var rows []Code
@@ -57,14 +59,15 @@ func registry() *File {
 		if isa(k.ISA).Arch != "" {
 			asm = Id("asmKernels").Index(Lit(i))
 		}
-		dir, pa, pb, p1e := Code(Nil()), Code(Nil()), Code(Nil()), Code(Nil())
+		dir, pa, pb, p1e, p1r := Code(Nil()), Code(Nil()), Code(Nil()), Code(Nil()), Code(Nil())
 		if hasDirect(k) {
 			dir = Id("asmDirect").Index(Lit(i))
 			pa = Id("asmPackA").Index(Lit(i))
 			pb = Id("asmPackB").Index(Lit(i))
 		}
-		if has1e(k) {
+		if has1m(k) {
 			p1e = Id("asmPack1e").Index(Lit(i))
+			p1r = Id("asmPack1r").Index(Lit(i))
 		}
 		rows = append(rows, Values(ordered(
 			"Kernel", Qual(specPath, "Kernel").Values(
@@ -84,6 +87,8 @@ func registry() *File {
 			"PackBGo", Id(packName(k, "b")+"_go"),
 			"Pack1e", p1e,
 			"Pack1eGo", Id(packName(k, "1e")+"_go"),
+			"Pack1r", p1r,
+			"Pack1rGo", Id(packName(k, "1r")+"_go"),
 		)...))
 	}
 	f.Comment("Kernels is every row of the kernel table, in table order.")
@@ -159,28 +164,30 @@ func asmBindings() map[string]*File {
 		}
 		f.Commentf("asmKernels holds the %s assembly kernels by row of Kernels.", arch)
 		f.Var().Id("asmKernels").Op("=").Index(Lit(len(spec.Kernels))).Id("Func").Values(append(ks, Line())...)
-		var ds, pas, pbs, p1es []Code
+		var ds, pas, pbs, p1es, p1rs []Code
 		for i, k := range spec.Kernels {
 			if isa(k.ISA).Arch == arch && hasDirect(k) {
 				ds = append(ds, Line().Lit(i).Op(":").Id(directName(k)))
 				pas = append(pas, Line().Lit(i).Op(":").Id(packName(k, "a")))
 				pbs = append(pbs, Line().Lit(i).Op(":").Id(packName(k, "b")))
 			}
-			if isa(k.ISA).Arch == arch && has1e(k) {
+			if isa(k.ISA).Arch == arch && has1m(k) {
 				p1es = append(p1es, Line().Lit(i).Op(":").Id(packName(k, "1e")))
+				p1rs = append(p1rs, Line().Lit(i).Op(":").Id(packName(k, "1r")))
 			}
 		}
-		for _, l := range []*[]Code{&ds, &pas, &pbs, &p1es} {
+		for _, l := range []*[]Code{&ds, &pas, &pbs, &p1es, &p1rs} {
 			if len(*l) > 0 {
 				*l = append(*l, Line())
 			}
 		}
-		f.Commentf("asmDirect, asmPackA, asmPackB and asmPack1e hold the %s direct kernels and packers by row of Kernels.", arch)
+		f.Commentf("asmDirect, asmPackA, asmPackB, asmPack1e and asmPack1r hold the %s direct kernels and packers by row of Kernels.", arch)
 		f.Var().Defs(
 			Id("asmDirect").Op("=").Index(Lit(len(spec.Kernels))).Id("DirectFunc").Values(ds...),
 			Id("asmPackA").Op("=").Index(Lit(len(spec.Kernels))).Id("PackFunc").Values(pas...),
 			Id("asmPackB").Op("=").Index(Lit(len(spec.Kernels))).Id("PackFunc").Values(pbs...),
 			Id("asmPack1e").Op("=").Index(Lit(len(spec.Kernels))).Id("PackFunc").Values(p1es...),
+			Id("asmPack1r").Op("=").Index(Lit(len(spec.Kernels))).Id("PackFunc").Values(p1rs...),
 		)
 		f.Commentf("asmPeaks holds the %s assembly probes by row of Peaks.", arch)
 		f.Var().Id("asmPeaks").Op("=").Index(Lit(len(peaks()))).Func().Params(Int()).Values(append(ps, Line())...)
@@ -217,6 +224,7 @@ func noAsm() *File {
 		Id("asmPackA").Index(Lit(len(spec.Kernels))).Id("PackFunc"),
 		Id("asmPackB").Index(Lit(len(spec.Kernels))).Id("PackFunc"),
 		Id("asmPack1e").Index(Lit(len(spec.Kernels))).Id("PackFunc"),
+		Id("asmPack1r").Index(Lit(len(spec.Kernels))).Id("PackFunc"),
 	)
 	return f
 }

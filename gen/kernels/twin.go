@@ -40,6 +40,7 @@ func twinFile(k spec.Kernel) *File {
 	packTwin(f, k, r, "a", k.MR)
 	packTwin(f, k, r, "b", k.NR)
 	pack1eTwin(f, k, r)
+	pack1rTwin(f, k, r)
 	return f
 }
 

@@ -133,3 +133,30 @@ func pack1e_f64_32x6_avx512_go(dst, src *byte, rows, k, rowStep, kStep int) {
 		}
 	}
 }
+
+// pack1r_f64_32x6_avx512_go is the pure-Go twin of pack1r_f64_32x6_avx512: for j < rows and p < k,
+// dst[2p*6+j] and dst[(2p+1)*6+j] are re and im of the element at
+// src[j*rowStep+p*kStep] (in reals), and 0 for j from rows to 6.
+func pack1r_f64_32x6_avx512_go(dst, src *byte, rows, k, rowStep, kStep int) {
+	const w = 6
+	rows = max(0, min(rows, w))
+	if k <= 0 {
+		return
+	}
+	d := unsafe.Slice((*float64)(unsafe.Pointer(dst)), 2*w*k)
+	s, s0 := view[float64](src, rows, rowStep, k, kStep)
+	// The imaginary part lies one real past each offset the view covers.
+	if s != nil {
+		s = unsafe.Slice(unsafe.SliceData(s), len(s)+1)
+	}
+	for p := 0; p < k; p++ {
+		re, im := 2*p*w, (2*p+1)*w
+		for j := 0; j < rows; j++ {
+			o := s0 + j*rowStep + p*kStep
+			d[re+j], d[im+j] = s[o], s[o+1]
+		}
+		for j := rows; j < w; j++ {
+			d[re+j], d[im+j] = 0, 0
+		}
+	}
+}

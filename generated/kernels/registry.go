@@ -39,6 +39,8 @@ type Kernel struct {
 	PackBGo     PackFunc   // the pure-Go twin of PackB
 	Pack1e      PackFunc   // complex A slivers of MR/2 rows in 1m's 1e layout; nil without assembly
 	Pack1eGo    PackFunc   // the pure-Go twin of Pack1e
+	Pack1r      PackFunc   // complex B slivers of NR columns in 1m's 1r layout; nil without assembly
+	Pack1rGo    PackFunc   // the pure-Go twin of Pack1r
 }
 
 // Kernels is every row of the kernel table, in table order.
@@ -56,6 +58,8 @@ var Kernels = []Kernel{
 		PackBGo:  packb_f32_64x6_avx512_go,
 		Pack1e:   asmPack1e[0],
 		Pack1eGo: pack1e_f32_64x6_avx512_go,
+		Pack1r:   asmPack1r[0],
+		Pack1rGo: pack1r_f32_64x6_avx512_go,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "avx512", Real: "float64", MR: 32, NR: 6, Unroll: 4, PrefetchA: 1024, PrefetchB: 384, MC: 160, KC: 384, NC: 4092},
@@ -70,6 +74,8 @@ var Kernels = []Kernel{
 		PackBGo:  packb_f64_32x6_avx512_go,
 		Pack1e:   asmPack1e[1],
 		Pack1eGo: pack1e_f64_32x6_avx512_go,
+		Pack1r:   asmPack1r[1],
+		Pack1rGo: pack1r_f64_32x6_avx512_go,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "avx512", Real: "float32", MR: 32, NR: 6, Unroll: 4, PrefetchA: 1024, PrefetchB: 384, MC: 320, KC: 384, NC: 4092},
@@ -84,6 +90,8 @@ var Kernels = []Kernel{
 		PackBGo:  packb_f32_32x6_avx512_go,
 		Pack1e:   asmPack1e[2],
 		Pack1eGo: pack1e_f32_32x6_avx512_go,
+		Pack1r:   asmPack1r[2],
+		Pack1rGo: pack1r_f32_32x6_avx512_go,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "avx512", Real: "float32", MR: 48, NR: 6, Unroll: 4, PrefetchA: 1024, PrefetchB: 384, MC: 336, KC: 384, NC: 4092},
@@ -98,6 +106,8 @@ var Kernels = []Kernel{
 		PackBGo:  packb_f32_48x6_avx512_go,
 		Pack1e:   asmPack1e[3],
 		Pack1eGo: pack1e_f32_48x6_avx512_go,
+		Pack1r:   asmPack1r[3],
+		Pack1rGo: pack1r_f32_48x6_avx512_go,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "avx512", Real: "float64", MR: 16, NR: 6, Unroll: 4, PrefetchA: 1024, PrefetchB: 384, MC: 160, KC: 384, NC: 4092},
@@ -112,6 +122,8 @@ var Kernels = []Kernel{
 		PackBGo:  packb_f64_16x6_avx512_go,
 		Pack1e:   asmPack1e[4],
 		Pack1eGo: pack1e_f64_16x6_avx512_go,
+		Pack1r:   asmPack1r[4],
+		Pack1rGo: pack1r_f64_16x6_avx512_go,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "avx512", Real: "float64", MR: 24, NR: 6, Unroll: 4, PrefetchA: 1024, PrefetchB: 384, MC: 168, KC: 384, NC: 4092},
@@ -126,6 +138,8 @@ var Kernels = []Kernel{
 		PackBGo:  packb_f64_24x6_avx512_go,
 		Pack1e:   asmPack1e[5],
 		Pack1eGo: pack1e_f64_24x6_avx512_go,
+		Pack1r:   asmPack1r[5],
+		Pack1rGo: pack1r_f64_24x6_avx512_go,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "avx2", Real: "float32", MR: 16, NR: 6, Unroll: 4, PrefetchA: 512, PrefetchB: 192, MC: 288, KC: 384, NC: 4092},
@@ -140,6 +154,8 @@ var Kernels = []Kernel{
 		PackBGo:  packb_f32_16x6_avx2_go,
 		Pack1e:   nil,
 		Pack1eGo: pack1e_f32_16x6_avx2_go,
+		Pack1r:   nil,
+		Pack1rGo: pack1r_f32_16x6_avx2_go,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "avx2", Real: "float64", MR: 8, NR: 6, Unroll: 4, PrefetchA: 256, PrefetchB: 192, MC: 144, KC: 384, NC: 4092},
@@ -154,6 +170,8 @@ var Kernels = []Kernel{
 		PackBGo:  packb_f64_8x6_avx2_go,
 		Pack1e:   nil,
 		Pack1eGo: pack1e_f64_8x6_avx2_go,
+		Pack1r:   nil,
+		Pack1rGo: pack1r_f64_8x6_avx2_go,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "neon", Real: "float32", MR: 8, NR: 12, Unroll: 4, PrefetchA: 256, PrefetchB: 384, MC: 256, KC: 384, NC: 4092},
@@ -168,6 +186,8 @@ var Kernels = []Kernel{
 		PackBGo:  packb_f32_8x12_neon_go,
 		Pack1e:   nil,
 		Pack1eGo: pack1e_f32_8x12_neon_go,
+		Pack1r:   nil,
+		Pack1rGo: pack1r_f32_8x12_neon_go,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "neon", Real: "float64", MR: 8, NR: 6, Unroll: 4, PrefetchA: 256, PrefetchB: 192, MC: 128, KC: 384, NC: 4092},
@@ -182,6 +202,8 @@ var Kernels = []Kernel{
 		PackBGo:  packb_f64_8x6_neon_go,
 		Pack1e:   nil,
 		Pack1eGo: pack1e_f64_8x6_neon_go,
+		Pack1r:   nil,
+		Pack1rGo: pack1r_f64_8x6_neon_go,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "generic", Real: "float32", MR: 4, NR: 4, Unroll: 1, PrefetchA: 0, PrefetchB: 0, MC: 256, KC: 256, NC: 4096},
@@ -196,6 +218,8 @@ var Kernels = []Kernel{
 		PackBGo:  packb_f32_4x4_generic_go,
 		Pack1e:   nil,
 		Pack1eGo: pack1e_f32_4x4_generic_go,
+		Pack1r:   nil,
+		Pack1rGo: pack1r_f32_4x4_generic_go,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "generic", Real: "float64", MR: 4, NR: 4, Unroll: 1, PrefetchA: 0, PrefetchB: 0, MC: 128, KC: 256, NC: 4096},
@@ -210,6 +234,8 @@ var Kernels = []Kernel{
 		PackBGo:  packb_f64_4x4_generic_go,
 		Pack1e:   nil,
 		Pack1eGo: pack1e_f64_4x4_generic_go,
+		Pack1r:   nil,
+		Pack1rGo: pack1r_f64_4x4_generic_go,
 	},
 }
 

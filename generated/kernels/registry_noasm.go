@@ -12,4 +12,5 @@ var (
 	asmPackA   [12]PackFunc
 	asmPackB   [12]PackFunc
 	asmPack1e  [12]PackFunc
+	asmPack1r  [12]PackFunc
 )

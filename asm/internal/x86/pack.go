@@ -25,8 +25,13 @@ func PackName(k spec.Kernel, op string) string {
 // "pack1e_f32_64x6_avx512".
 func Pack1eName(k spec.Kernel) string { return PackName(k, "1e") }
 
+// Pack1rName is the complex-B packer of row k in 1m's 1r layout:
+// "pack1r_f32_64x6_avx512".
+func Pack1rName(k spec.Kernel) string { return PackName(k, "1r") }
+
 // Pack1eLabels are the paths of a 1e packer: the vector loop for adjacent
 // elements with its tail, and the element-by-element path with its zeros.
+// A 1r packer has the same.
 var Pack1eLabels = []string{"cloop", "cremloop", "scalar", "szero"}
 
 // Registers of a packer.

@@ -9,34 +9,78 @@ import (
 	"github.com/tcontract/tcontract/generated/kernels"
 )
 
-// The 1e packer suite: every assembly 1e packer this machine can run
+// The 1m packer suite: every assembly 1e and 1r packer this machine can run
 // against its twin, and every twin against a plain loop, bit for bit, over
-// complex rows 0…MR/2, depths 0…300, adjacent elements (the vector path)
-// with tight, padded and negative depth steps, and transposed and general
-// steps (the element path); the source abuts a PROT_NONE page at its last
-// real (or first), and canaries guard the destination.
+// complex rows 0…MR/2 (1e) or 0…NR (1r), depths 0…300, adjacent elements
+// (the vector path) with tight, padded and negative depth steps, and
+// transposed and general steps (the element path); the source abuts a
+// PROT_NONE page at its last real (or first), and canaries guard the
+// destination.
 
-func TestPack1e(t *testing.T) {
+// layout1m is one 1m layout: w reals a sliver step, h complex rows at most,
+// and ref appending the two steps of one depth step of rows elements
+// (re(i), im(i) for i < rows).
+type layout1m[T real] struct {
+	name string
+	w, h int
+	ref  func(out []T, rows int, re, im func(i int) T) []T
+}
+
+func layouts1m[T real](k *kernels.Kernel) []layout1m[T] {
+	e := layout1m[T]{"1e", k.MR, k.MR / 2, func(out []T, rows int, re, im func(int) T) []T {
+		for col := 0; col < 2; col++ {
+			for i := 0; i < k.MR/2; i++ {
+				switch {
+				case i >= rows:
+					out = append(out, 0, 0)
+				case col == 0:
+					out = append(out, re(i), im(i))
+				default:
+					out = append(out, -im(i), re(i))
+				}
+			}
+		}
+		return out
+	}}
+	r := layout1m[T]{"1r", k.NR, k.NR, func(out []T, rows int, re, im func(int) T) []T {
+		for _, part := range []func(int) T{re, im} {
+			for j := 0; j < k.NR; j++ {
+				if j < rows {
+					out = append(out, part(j))
+				} else {
+					out = append(out, 0)
+				}
+			}
+		}
+		return out
+	}}
+	return []layout1m[T]{e, r}
+}
+
+func TestPack1m(t *testing.T) {
 	avail := Available()
 	for i := range kernels.Kernels {
 		k := &kernels.Kernels[i]
-		asm := k.Pack1e
-		if !slices.Contains(avail, k.ISA) {
-			asm = nil
-		}
-		t.Run(k.Name, func(t *testing.T) {
-			t.Parallel()
-			if k.Real == "float32" {
-				checkPack1e[float32](t, k.MR, asm, k.Pack1eGo)
-			} else {
-				checkPack1e[float64](t, k.MR, asm, k.Pack1eGo)
+		runs := slices.Contains(avail, k.ISA)
+		for li, fn := range [][2]kernels.PackFunc{{k.Pack1e, k.Pack1eGo}, {k.Pack1r, k.Pack1rGo}} {
+			asm, twin := fn[0], fn[1]
+			if !runs {
+				asm = nil
 			}
-		})
+			t.Run(k.Name+"/pack"+layouts1m[float32](k)[li].name, func(t *testing.T) {
+				t.Parallel()
+				if k.Real == "float32" {
+					checkPack1m(t, layouts1m[float32](k)[li], asm, twin)
+				} else {
+					checkPack1m(t, layouts1m[float64](k)[li], asm, twin)
+				}
+			})
+		}
 	}
 }
 
-// pack1eSteps give (rowStep, kStep) in reals for h complex rows and depth k.
-var pack1eSteps = []struct {
+// pack1mSteps give (rowStep, kStep) in reals for h complex rows and depth k.
+var pack1mSteps = []struct {
 	name   string
 	rs, ks func(h, k int) int
 }{
@@ -47,9 +91,9 @@ var pack1eSteps = []struct {
 	{"general", func(int, int) int { return -6 }, func(h, _ int) int { return 6*h + 10 }},
 }
 
-func checkPack1e[T real](t *testing.T, w int, asm, twin kernels.PackFunc) {
+func checkPack1m[T real](t *testing.T, l layout1m[T], asm, twin kernels.PackFunc) {
+	w, h := l.w, l.h
 	rng := rand.New(rand.NewPCG(uint64(w), 11))
-	h := w / 2 // complex rows of a full sliver
 	cn := canary[T]()
 	ks := packDepths()
 	maxK := slices.Max(ks)
@@ -69,7 +113,7 @@ func checkPack1e[T real](t *testing.T, w int, asm, twin kernels.PackFunc) {
 			if !packAllRows(k) && !slices.Contains([]int{0, 1, h / 2, h - 1, h, k % (h + 1)}, rows) {
 				continue
 			}
-			for si, st := range pack1eSteps {
+			for si, st := range pack1mSteps {
 				pick++
 				rs, kst := st.rs(rows, k), st.ks(rows, k)
 				atEnd := (pick+si)%2 == 0
@@ -101,23 +145,9 @@ func checkPack1e[T real](t *testing.T, w int, asm, twin kernels.PackFunc) {
 				}
 				ref = ref[:0]
 				for p := 0; p < k; p++ {
-					for col := 0; col < 2; col++ {
-						for i := 0; i < h; i++ {
-							if i >= rows {
-								ref = append(ref, 0, 0)
-								continue
-							}
-							re, im := vals[2*(i+p*h)], vals[2*(i+p*h)+1]
-							if col == 0 {
-								ref = append(ref, re, im)
-							} else {
-								ref = append(ref, -im, re)
-							}
-						}
-						for i := 2 * h; i < w; i++ {
-							ref = append(ref, 0)
-						}
-					}
+					re := func(i int) T { return vals[2*(i+p*h)] }
+					im := func(i int) T { return vals[2*(i+p*h)+1] }
+					ref = l.ref(ref, rows, re, im)
 				}
 				want = run(twin, want)
 				if i := firstDiff(want, ref); i >= 0 {
