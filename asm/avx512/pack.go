@@ -34,14 +34,7 @@ func packCopy(pk *x86.Packer) {
 	c.SHLQ(pk.Shift(), x86.KS)
 	// K(v+1): lanes of vector v below rows; K7: the lanes of the last vector
 	// below w.
-	c.MOVQ(operand.I32(-1), x86.P0)
-	c.BZHIQ(x86.Rows, x86.P0, x86.P0)
-	for v := 0; v < nvec; v++ {
-		c.KMOVW(x86.P0.As32(), x86.Opmask(v+1))
-		if v+1 < nvec {
-			c.SHRQ(operand.U8(L), x86.P0)
-		}
-	}
+	pk.LaneMasks(x86.Rows, nvec)
 	tail := pk.W % L
 	if tail != 0 {
 		c.MOVL(operand.U32(1<<tail-1), x86.P0.As32())

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 
-	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 
@@ -18,39 +17,13 @@ import (
 // is and again with its pairs swapped and the first of each pair negated
 // (vpermilps/pd and a sign xor); other steps go element by element.
 func pack1e(pk *x86.Packer) {
-	c := pk.Ctx
-	o := x86.OpsFor(c, pk.Size)
 	name := x86.Pack1eName(pk.K)
-	c.ConstraintExpr("!purego")
-	c.Function(name)
-	c.Attributes(attr.NOSPLIT)
-	c.Pragma("noescape")
-	c.SignatureExpr(x86.PackSignature)
-	c.Doc(
+	pk.BeginComplex(name, pk.W/2,
 		fmt.Sprintf("%s packs one sliver of complex %s in 1m's 1e layout (AVX-512): for i < rows <= %d", name, pk.K.Real, pk.W/2),
 		fmt.Sprintf("and p < k, dst[2p*%d+2i:] = (re, im) and dst[(2p+1)*%d+2i:] = (-im, re) of the element", pk.W, pk.W),
 		fmt.Sprintf("at src[i*rowStep+p*kStep] (in reals); reals 2*rows..%d of each step are 0. rowStep == 2 is fast.", pk.W),
 	)
-	c.Load(c.Param("dst"), x86.PD)
-	c.Load(c.Param("src"), x86.PS)
-	c.Load(c.Param("rows"), x86.Rows)
-	c.Load(c.Param("k"), x86.PK)
-	c.Load(c.Param("rowStep"), x86.RS)
-	c.Load(c.Param("kStep"), x86.KS)
-	c.TESTQ(x86.PK, x86.PK)
-	c.JG(operand.LabelRef("work"))
-	c.RET()
-	c.Label("work")
-	c.XORL(x86.P0.As32(), x86.P0.As32())
-	c.TESTQ(x86.Rows, x86.Rows)
-	c.CMOVQLT(x86.P0, x86.Rows)
-	c.MOVL(operand.U32(pk.W/2), x86.P0.As32())
-	c.CMPQ(x86.Rows, x86.P0)
-	c.CMOVQGT(x86.P0, x86.Rows)
-	c.SHLQ(pk.Shift(), x86.KS)
-	c.CMPQ(x86.RS, operand.U32(2))
-	c.JNE(operand.LabelRef("scalar"))
-	pack1eVector(pk, o)
+	pack1eVector(pk, x86.OpsFor(pk.Ctx, pk.Size))
 	pack1eScalar(pk)
 }
 
@@ -65,14 +38,7 @@ func pack1eVector(pk *x86.Packer, o x86.Ops) {
 	// K(v+1): the lanes of vector v below 2·rows.
 	c.MOVQ(x86.Rows, x86.P1)
 	c.SHLQ(operand.U8(1), x86.P1)
-	c.MOVQ(operand.I32(-1), x86.P0)
-	c.BZHIQ(x86.P1, x86.P0, x86.P0)
-	for v := 0; v < nvec; v++ {
-		c.KMOVW(x86.P0.As32(), x86.Opmask(v+1))
-		if v+1 < nvec {
-			c.SHRQ(operand.U8(L), x86.P0)
-		}
-	}
+	pk.LaneMasks(x86.P1, nvec)
 	// sign: the sign bit of the first real of every pair.
 	sign := x86.Z(31)
 	if pk.Size == 4 {
@@ -118,30 +84,22 @@ func swapPairs(pk *x86.Packer, a, b reg.VecPhysical) {
 }
 
 // pack1eScalar is the path under label "scalar": element by element
-// through general-purpose registers, then zeros past 2·rows, a step at a
-// time. P4 addresses element i of step 2p.
+// through general-purpose registers, then zeros past 2·rows.
 func pack1eScalar(pk *x86.Packer) {
 	c := pk.Ctx
 	z := pk.Size
 	col := pk.W * z
-	c.Label("scalar")
-	c.SHLQ(pk.Shift(), x86.RS)
-	c.Label("sstep")
-	c.MOVQ(x86.PS, x86.P2)
-	c.MOVQ(x86.PD, x86.P4)
-	c.XORL(x86.P1.As32(), x86.P1.As32())
-	c.Label("srow")
-	c.CMPQ(x86.P1, x86.Rows)
-	c.JGE(operand.LabelRef("szero"))
-	if z == 4 {
-		// One 8-byte word: (re, im) as stored; rotated and its low half's
-		// sign flipped, (−im, re).
-		c.MOVQ(x86.Mem(x86.P2, 0), x86.P0)
-		c.MOVQ(x86.P0, x86.Mem(x86.P4, 0))
-		c.RORQ(operand.U8(32), x86.P0)
-		c.BTCQ(operand.U8(31), x86.P0)
-		c.MOVQ(x86.P0, x86.Mem(x86.P4, col))
-	} else {
+	elem := func() {
+		if z == 4 {
+			// One 8-byte word: (re, im) as stored; rotated and its low
+			// half's sign flipped, (−im, re).
+			c.MOVQ(x86.Mem(x86.P2, 0), x86.P0)
+			c.MOVQ(x86.P0, x86.Mem(x86.P4, 0))
+			c.RORQ(operand.U8(32), x86.P0)
+			c.BTCQ(operand.U8(31), x86.P0)
+			c.MOVQ(x86.P0, x86.Mem(x86.P4, col))
+			return
+		}
 		c.MOVQ(x86.Mem(x86.P2, 0), x86.P0)
 		c.MOVQ(x86.Mem(x86.P2, 8), x86.P3)
 		c.MOVQ(x86.P0, x86.Mem(x86.P4, 0))
@@ -150,26 +108,11 @@ func pack1eScalar(pk *x86.Packer) {
 		c.MOVQ(x86.P3, x86.Mem(x86.P4, col))
 		c.MOVQ(x86.P0, x86.Mem(x86.P4, col+8))
 	}
-	c.ADDQ(x86.RS, x86.P2)
-	c.ADDQ(operand.U32(2*z), x86.P4)
-	c.INCQ(x86.P1)
-	c.JMP(operand.LabelRef("srow"))
-	c.Label("szero")
-	c.XORL(x86.P0.As32(), x86.P0.As32())
-	c.Label("szloop")
-	c.CMPQ(x86.P1, operand.U32(pk.W/2))
-	c.JGE(operand.LabelRef("snext"))
-	for off := 0; off < 2*z; off += 8 {
-		c.MOVQ(x86.P0, x86.Mem(x86.P4, off))
-		c.MOVQ(x86.P0, x86.Mem(x86.P4, col+off))
+	zero := func() {
+		for off := 0; off < 2*z; off += 8 {
+			c.MOVQ(x86.P0, x86.Mem(x86.P4, off))
+			c.MOVQ(x86.P0, x86.Mem(x86.P4, col+off))
+		}
 	}
-	c.ADDQ(operand.U32(2*z), x86.P4)
-	c.INCQ(x86.P1)
-	c.JMP(operand.LabelRef("szloop"))
-	c.Label("snext")
-	c.ADDQ(operand.U32(2*col), x86.PD)
-	c.ADDQ(x86.KS, x86.PS)
-	c.DECQ(x86.PK)
-	c.JNZ(operand.LabelRef("sstep"))
-	c.RET()
+	pk.ScalarComplex(pk.W/2, 2*z, 2*col, elem, zero)
 }

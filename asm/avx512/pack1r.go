@@ -42,49 +42,18 @@ func pack1r(pk *x86.Packer) {
 			c.AddDatum(8*l, operand.U64(src))
 		}
 	}
-	c.ConstraintExpr("!purego")
-	c.Function(name)
-	c.Attributes(attr.NOSPLIT)
-	c.Pragma("noescape")
-	c.SignatureExpr(x86.PackSignature)
-	c.Doc(
+	pk.BeginComplex(name, w,
 		fmt.Sprintf("%s packs one sliver of complex %s in 1m's 1r layout (AVX-512): for j < rows <= %d", name, pk.K.Real, w),
 		fmt.Sprintf("and p < k, dst[2p*%d+j] and dst[(2p+1)*%d+j] are re and im of the element at", w, w),
 		fmt.Sprintf("src[j*rowStep+p*kStep] (in reals); reals rows..%d of each step are 0. rowStep == 2 is fast.", w),
 	)
-	c.Load(c.Param("dst"), x86.PD)
-	c.Load(c.Param("src"), x86.PS)
-	c.Load(c.Param("rows"), x86.Rows)
-	c.Load(c.Param("k"), x86.PK)
-	c.Load(c.Param("rowStep"), x86.RS)
-	c.Load(c.Param("kStep"), x86.KS)
-	c.TESTQ(x86.PK, x86.PK)
-	c.JG(operand.LabelRef("work"))
-	c.RET()
-	c.Label("work")
-	c.XORL(x86.P0.As32(), x86.P0.As32())
-	c.TESTQ(x86.Rows, x86.Rows)
-	c.CMOVQLT(x86.P0, x86.Rows)
-	c.MOVL(operand.U32(w), x86.P0.As32())
-	c.CMPQ(x86.Rows, x86.P0)
-	c.CMOVQGT(x86.P0, x86.Rows)
-	c.SHLQ(pk.Shift(), x86.KS)
-	c.CMPQ(x86.RS, operand.U32(2))
-	c.JNE(operand.LabelRef("scalar"))
 
 	o := x86.OpsFor(c, pk.Size)
 	// K(v+1): the lanes of input vector v below 2·rows; K7: the lanes of
 	// the last output vector below 2w.
 	c.MOVQ(x86.Rows, x86.P1)
 	c.SHLQ(operand.U8(1), x86.P1)
-	c.MOVQ(operand.I32(-1), x86.P0)
-	c.BZHIQ(x86.P1, x86.P0, x86.P0)
-	for v := 0; v < nvec; v++ {
-		c.KMOVW(x86.P0.As32(), x86.Opmask(v+1))
-		if v+1 < nvec {
-			c.SHRQ(operand.U8(L), x86.P0)
-		}
-	}
+	pk.LaneMasks(x86.P1, nvec)
 	last := 2*w - (nvec-1)*L
 	c.MOVL(operand.U32(1<<last-1), x86.P0.As32())
 	c.KMOVW(x86.P0.As32(), x86.Opmask(7))
@@ -124,8 +93,8 @@ func pack1r(pk *x86.Packer) {
 	pack1rScalar(pk)
 }
 
-// pack1rScalar is the path under label "scalar": element by element, then
-// zeros from rows to w, a step at a time. P4 addresses column j of step 2p.
+// pack1rScalar is the path under label "scalar": element by element,
+// then zeros from rows to w.
 func pack1rScalar(pk *x86.Packer) {
 	c := pk.Ctx
 	z := pk.Size
@@ -136,37 +105,15 @@ func pack1rScalar(pk *x86.Packer) {
 		mov = c.MOVL
 		r0, r3 = x86.P0.As32(), x86.P3.As32()
 	}
-	c.Label("scalar")
-	c.SHLQ(pk.Shift(), x86.RS)
-	c.Label("sstep")
-	c.MOVQ(x86.PS, x86.P2)
-	c.MOVQ(x86.PD, x86.P4)
-	c.XORL(x86.P1.As32(), x86.P1.As32())
-	c.Label("srow")
-	c.CMPQ(x86.P1, x86.Rows)
-	c.JGE(operand.LabelRef("szero"))
-	mov(x86.Mem(x86.P2, 0), r0)
-	mov(x86.Mem(x86.P2, z), r3)
-	mov(r0, x86.Mem(x86.P4, 0))
-	mov(r3, x86.Mem(x86.P4, row))
-	c.ADDQ(x86.RS, x86.P2)
-	c.ADDQ(operand.U32(z), x86.P4)
-	c.INCQ(x86.P1)
-	c.JMP(operand.LabelRef("srow"))
-	c.Label("szero")
-	c.XORL(x86.P0.As32(), x86.P0.As32())
-	c.Label("szloop")
-	c.CMPQ(x86.P1, operand.U32(pk.W))
-	c.JGE(operand.LabelRef("snext"))
-	mov(r0, x86.Mem(x86.P4, 0))
-	mov(r0, x86.Mem(x86.P4, row))
-	c.ADDQ(operand.U32(z), x86.P4)
-	c.INCQ(x86.P1)
-	c.JMP(operand.LabelRef("szloop"))
-	c.Label("snext")
-	c.ADDQ(operand.U32(2*row), x86.PD)
-	c.ADDQ(x86.KS, x86.PS)
-	c.DECQ(x86.PK)
-	c.JNZ(operand.LabelRef("sstep"))
-	c.RET()
+	elem := func() {
+		mov(x86.Mem(x86.P2, 0), r0)
+		mov(x86.Mem(x86.P2, z), r3)
+		mov(r0, x86.Mem(x86.P4, 0))
+		mov(r3, x86.Mem(x86.P4, row))
+	}
+	zero := func() {
+		mov(r0, x86.Mem(x86.P4, 0))
+		mov(r0, x86.Mem(x86.P4, row))
+	}
+	pk.ScalarComplex(pk.W, z, 2*row, elem, zero)
 }

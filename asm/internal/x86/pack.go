@@ -77,8 +77,32 @@ func (p *Packer) Shift() operand.U8 { return operand.U8(bits.TrailingZeros(uint(
 // Scalar emits. The labels must be emitted by the caller.
 func (p *Packer) Begin(doc ...string) {
 	c := p.Ctx
+	p.prologue(PackName(p.K, p.Op), p.W, doc)
+	c.CMPQ(RS, operand.U32(1))
+	c.JE(operand.LabelRef("copy"))
+	c.CMPQ(KS, operand.U32(1))
+	c.JE(operand.LabelRef("transpose"))
+	c.JMP(operand.LabelRef("scalar"))
+}
+
+// BeginComplex is Begin for a 1m packer (Pack1eName, Pack1rName) of at most
+// maxRows complex elements a step: after the prologue, kStep is turned into
+// bytes and anything but adjacent elements (rowStep == 2 reals) branches
+// to label "scalar"; the vector path follows.
+func (p *Packer) BeginComplex(name string, maxRows int, doc ...string) {
+	c := p.Ctx
+	p.prologue(name, maxRows, doc)
+	c.SHLQ(p.Shift(), KS)
+	c.CMPQ(RS, operand.U32(2))
+	c.JNE(operand.LabelRef("scalar"))
+}
+
+// prologue declares packer name, loads the arguments, returns at once when
+// k <= 0 and clamps rows to [0, maxRows].
+func (p *Packer) prologue(name string, maxRows int, doc []string) {
+	c := p.Ctx
 	c.ConstraintExpr("!purego")
-	c.Function(PackName(p.K, p.Op))
+	c.Function(name)
 	c.Attributes(attr.NOSPLIT)
 	c.Pragma("noescape")
 	c.SignatureExpr(PackSignature)
@@ -96,14 +120,62 @@ func (p *Packer) Begin(doc ...string) {
 	c.XORL(P0.As32(), P0.As32())
 	c.TESTQ(Rows, Rows)
 	c.CMOVQLT(P0, Rows)
-	c.MOVL(operand.U32(p.W), P0.As32())
+	c.MOVL(operand.U32(maxRows), P0.As32())
 	c.CMPQ(Rows, P0)
 	c.CMOVQGT(P0, Rows)
-	c.CMPQ(RS, operand.U32(1))
-	c.JE(operand.LabelRef("copy"))
-	c.CMPQ(KS, operand.U32(1))
-	c.JE(operand.LabelRef("transpose"))
-	c.JMP(operand.LabelRef("scalar"))
+}
+
+// LaneMasks sets K1…K(n) to the lanes below the count in P0's place: P0
+// starts as all ones cut to count lanes (BZHI), and each opmask takes the
+// next Lanes of it. count may be Rows or a register holding a lane count.
+func (p *Packer) LaneMasks(count reg.GPPhysical, n int) {
+	c := p.Ctx
+	c.MOVQ(operand.I32(-1), P0)
+	c.BZHIQ(count, P0, P0)
+	for v := 0; v < n; v++ {
+		c.KMOVW(P0.As32(), Opmask(v+1))
+		if v+1 < n {
+			c.SHRQ(operand.U8(p.Lanes), P0)
+		}
+	}
+}
+
+// ScalarComplex emits a 1m packer's element path under label "scalar":
+// per step, elem() moves element i < rows from P2 (advancing rowStep bytes)
+// to P4 (advancing elemBytes), zero() stores the zeros of an element for
+// rows <= i < maxRows (P0 holds 0), then PD advances stepBytes and PS
+// kStep. It returns.
+func (p *Packer) ScalarComplex(maxRows, elemBytes, stepBytes int, elem, zero func()) {
+	c := p.Ctx
+	c.Label("scalar")
+	c.SHLQ(p.Shift(), RS)
+	c.Label("sstep")
+	c.MOVQ(PS, P2)
+	c.MOVQ(PD, P4)
+	c.XORL(P1.As32(), P1.As32())
+	c.Label("srow")
+	c.CMPQ(P1, Rows)
+	c.JGE(operand.LabelRef("szero"))
+	elem()
+	c.ADDQ(RS, P2)
+	c.ADDQ(operand.U32(elemBytes), P4)
+	c.INCQ(P1)
+	c.JMP(operand.LabelRef("srow"))
+	c.Label("szero")
+	c.XORL(P0.As32(), P0.As32())
+	c.Label("szloop")
+	c.CMPQ(P1, operand.U32(maxRows))
+	c.JGE(operand.LabelRef("snext"))
+	zero()
+	c.ADDQ(operand.U32(elemBytes), P4)
+	c.INCQ(P1)
+	c.JMP(operand.LabelRef("szloop"))
+	c.Label("snext")
+	c.ADDQ(operand.U32(stepBytes), PD)
+	c.ADDQ(KS, PS)
+	c.DECQ(PK)
+	c.JNZ(operand.LabelRef("sstep"))
+	c.RET()
 }
 
 // Scalar emits the general path under label "scalar": element by element
