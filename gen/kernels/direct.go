@@ -117,6 +117,24 @@ func packTwin(f *File, k spec.Kernel, r spec.Real, op string, w int) {
 	)
 }
 
+// complexStart begins a 1m twin of w reals a step and at most maxRows
+// complex elements: rows clamped, d the 2k steps of the sliver, and s, s0
+// the source, the view of the real parts of rows×k elements at
+// src[i*rowStep+p*kStep] and one real more, the imaginary part of the last.
+func complexStart(T Code, w int, maxRows Code) []Code {
+	return []Code{
+		Const().Id("w").Op("=").Lit(w),
+		Id("rows").Op("=").Max(Lit(0), Min(Id("rows"), maxRows)),
+		If(Id("k").Op("<=").Lit(0)).Block(Return()),
+		Id("d").Op(":=").Qual("unsafe", "Slice").Call(Parens(Op("*").Add(T)).Call(Qual("unsafe", "Pointer").Call(Id("dst"))), Lit(2).Op("*").Id("w").Op("*").Id("k")),
+		List(Id("s"), Id("s0")).Op(":=").Id("view").Types(T).Call(Id("src"), Id("rows"), Id("rowStep"), Id("k"), Id("kStep")),
+		Comment("The imaginary part lies one real past each offset the view covers."),
+		If(Id("s").Op("!=").Nil()).Block(
+			Id("s").Op("=").Qual("unsafe", "Slice").Call(Qual("unsafe", "SliceData").Call(Id("s")), Len(Id("s")).Op("+").Lit(1)),
+		),
+	}
+}
+
 // pack1eTwin is the plain-loop reference of the 1e packer (w = MR reals,
 // rows up to w/2 complex elements, steps in reals).
 func pack1eTwin(f *File, k spec.Kernel, r spec.Real) {
@@ -130,16 +148,8 @@ func pack1eTwin(f *File, k spec.Kernel, r spec.Real) {
 	at := func(col string, plus int) Code {
 		return Id(col).Op("+").Lit(2).Op("*").Id("i").Op("+").Lit(plus)
 	}
-	f.Func().Id(name).Params(packParams()...).Block(
-		Const().Id("w").Op("=").Lit(w),
-		Id("rows").Op("=").Max(Lit(0), Min(Id("rows"), Id("w").Op("/").Lit(2))),
-		If(Id("k").Op("<=").Lit(0)).Block(Return()),
-		Id("d").Op(":=").Qual("unsafe", "Slice").Call(Parens(Op("*").Add(T)).Call(Qual("unsafe", "Pointer").Call(Id("dst"))), Lit(2).Op("*").Id("w").Op("*").Id("k")),
-		List(Id("s"), Id("s0")).Op(":=").Id("view").Types(T).Call(Id("src"), Id("rows"), Id("rowStep"), Id("k"), Id("kStep")),
-		Comment("The imaginary part lies one real past each offset the view covers."),
-		If(Id("s").Op("!=").Nil()).Block(
-			Id("s").Op("=").Qual("unsafe", "Slice").Call(Qual("unsafe", "SliceData").Call(Id("s")), Len(Id("s")).Op("+").Lit(1)),
-		),
+	body := complexStart(T, w, Id("w").Op("/").Lit(2))
+	body = append(body,
 		For(Id("p").Op(":=").Lit(0), Id("p").Op("<").Id("k"), Id("p").Op("++")).Block(
 			List(Id("c0"), Id("c1")).Op(":=").List(Lit(2).Op("*").Id("p").Op("*").Id("w"), Parens(Lit(2).Op("*").Id("p").Op("+").Lit(1)).Op("*").Id("w")),
 			For(Id("i").Op(":=").Lit(0), Id("i").Op("<").Id("rows"), Id("i").Op("++")).Block(
@@ -153,6 +163,7 @@ func pack1eTwin(f *File, k spec.Kernel, r spec.Real) {
 			),
 		),
 	)
+	f.Func().Id(name).Params(packParams()...).Block(body...)
 }
 
 // pack1rTwin is the plain-loop reference of the 1r packer (w = NR reals,
@@ -165,16 +176,8 @@ func pack1rTwin(f *File, k spec.Kernel, r spec.Real) {
 	f.Commentf("dst[2p*%d+j] and dst[(2p+1)*%d+j] are re and im of the element at", w, w)
 	f.Commentf("src[j*rowStep+p*kStep] (in reals), and 0 for j from rows to %d.", w)
 	d := func(i Code) *Statement { return Id("d").Index(i) }
-	f.Func().Id(name).Params(packParams()...).Block(
-		Const().Id("w").Op("=").Lit(w),
-		Id("rows").Op("=").Max(Lit(0), Min(Id("rows"), Id("w"))),
-		If(Id("k").Op("<=").Lit(0)).Block(Return()),
-		Id("d").Op(":=").Qual("unsafe", "Slice").Call(Parens(Op("*").Add(T)).Call(Qual("unsafe", "Pointer").Call(Id("dst"))), Lit(2).Op("*").Id("w").Op("*").Id("k")),
-		List(Id("s"), Id("s0")).Op(":=").Id("view").Types(T).Call(Id("src"), Id("rows"), Id("rowStep"), Id("k"), Id("kStep")),
-		Comment("The imaginary part lies one real past each offset the view covers."),
-		If(Id("s").Op("!=").Nil()).Block(
-			Id("s").Op("=").Qual("unsafe", "Slice").Call(Qual("unsafe", "SliceData").Call(Id("s")), Len(Id("s")).Op("+").Lit(1)),
-		),
+	body := complexStart(T, w, Id("w"))
+	body = append(body,
 		For(Id("p").Op(":=").Lit(0), Id("p").Op("<").Id("k"), Id("p").Op("++")).Block(
 			List(Id("re"), Id("im")).Op(":=").List(Lit(2).Op("*").Id("p").Op("*").Id("w"), Parens(Lit(2).Op("*").Id("p").Op("+").Lit(1)).Op("*").Id("w")),
 			For(Id("j").Op(":=").Lit(0), Id("j").Op("<").Id("rows"), Id("j").Op("++")).Block(
@@ -186,4 +189,5 @@ func pack1rTwin(f *File, k spec.Kernel, r spec.Real) {
 			),
 		),
 	)
+	f.Func().Id(name).Params(packParams()...).Block(body...)
 }
