@@ -44,9 +44,9 @@ type call struct {
 	base [3]unsafe.Pointer
 
 	alpha, beta, one scalar
-	// The kernel computes in reals: kalpha is alpha for real types and 1 for
-	// complex ones, whose alpha is folded into B's packing (alphaB; nil
-	// when alpha is 1).
+	// The kernel computes in reals: kalpha is alpha for real types and for
+	// complex ones with a real alpha, else 1, alpha then folded into B's
+	// packing (alphaB, nil when the kernel applies alpha).
 	kalpha, kone, kzero scalar
 	alphaB              *byte
 	// kbeta is the real beta the kernel applies on the first K block when it

@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"bytes"
 	"iter"
 	"math"
 	"unsafe"
@@ -178,11 +177,15 @@ func (c *call) bind(plan *Plan, t *typed.Ops, ops *[3]Operand, alpha, beta unsaf
 		c.alphaB, c.betaDirect = nil, true
 		return
 	}
-	// Complex: alpha is folded into B's packing, so the kernel's alpha is 1;
-	// a beta with a zero imaginary part is a real the kernel can apply.
-	copy(c.kalpha[:c.rsize], realOne(c.rsize))
-	c.alphaB = nil // alpha == 1: B is packed as it is
-	if !bytes.Equal(c.alpha[:c.tsize], c.one[:c.tsize]) {
+	// Complex: a real alpha (zero imaginary part) is the kernel's, and B is
+	// packed as it is (by the assembly packers where they apply); any
+	// other alpha is folded into B's packing and the kernel's is 1. A beta
+	// with a zero imaginary part is a real the kernel can apply.
+	if allZero(c.alpha[c.rsize:c.tsize]) {
+		copy(c.kalpha[:c.rsize], a[:c.rsize])
+		c.alphaB = nil
+	} else {
+		copy(c.kalpha[:c.rsize], realOne(c.rsize))
 		c.alphaB = &c.alpha[0]
 	}
 	c.betaDirect = allZero(c.beta[c.rsize:c.tsize])
