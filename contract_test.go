@@ -184,6 +184,11 @@ func testContractLarge[T tc.Scalar](t *testing.T) {
 		{a: "bmk", b: "bkn", c: "bmn", ext: map[byte]int{'b': 6, 'm': 70, 'n': 50, 'k': 90}},
 		// Many tiny products.
 		{a: "mkb", b: "bkn", c: "nbm", ext: map[byte]int{'b': 300, 'm': 3, 'n': 4, 'k': 5}},
+		// TCCG's abcdef-dfgb-geac, smaller: C's rows and columns in runs
+		// of 20 that tiles straddle, written through row maps.
+		{a: "dfgb", b: "geac", c: "abcdef", ext: map[byte]int{'a': 3, 'b': 2, 'c': 3, 'd': 5, 'e': 20, 'f': 20, 'g': 7}},
+		// Runs of 9 rows: a vector's worth of complex64 and float64 reals.
+		{a: "dfg", b: "ge", c: "def", ext: map[byte]int{'d': 11, 'e': 10, 'f': 9, 'g': 30}},
 		// Row-major GEMM shape with merged dims.
 		{a: "abcd", b: "cdef", c: "abef", ext: map[byte]int{'a': 9, 'b': 13, 'c': 11, 'd': 29, 'e': 7, 'f': 17}},
 	}

@@ -38,6 +38,11 @@ type call struct {
 	// whole tiles, or tiles restarting at every run of M's (N's) fastest
 	// dim, so that no tile straddles two runs (see alignRuns).
 	tileM, tileN tiling
+	// rowMaps: tiles of M straddle runs of C's rows and the kernel with a
+	// row map (runsFn) writes them directly; mapWords is one sliver's map.
+	rowMaps            bool
+	runsFn             kernels.RunsFunc
+	mapWords, mapLanes int
 
 	// base[o] is the address of the element at all-zero coordinates of A, B
 	// and C in the plan's order (A and B exchanged when the plan is swapped).

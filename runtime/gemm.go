@@ -22,16 +22,19 @@ type scatter struct {
 	bCol, bColBS []int64 // B's columns of the current NC panel
 	cCol, cColBS []int64 // C's columns of the same panel
 	kA, kB       []int64 // A's and B's offsets along the current KC block
+	rowMap       []int64 // row maps of the block's slivers (rowmap.go)
+	cColB        []int64 // cCol in bytes, for the row-map kernel
 }
 
-// scatterLen is the int64 count a member's scatter scratch needs. A sliver
-// holds at least one row (column), so MC (NC) bounds the per-sliver steps.
-func scatterLen(b blocking) int {
-	return 4*b.MC + 4*b.NC + 2*b.KC
+// scatterLen is the int64 count a member's scatter scratch needs: mapLen
+// words of row maps besides. A sliver holds at least one row (column), so
+// MC (NC) bounds the per-sliver steps.
+func scatterLen(b blocking, mapLen int) int {
+	return 4*b.MC + 5*b.NC + 2*b.KC + mapLen
 }
 
-func carveScatter(buf *[]int64, b blocking) scatter {
-	s := (*buf)[:scatterLen(b)]
+func carveScatter(buf *[]int64, b blocking, mapLen int) scatter {
+	s := (*buf)[:scatterLen(b, mapLen)]
 	take := func(n int) []int64 {
 		t := s[:n:n]
 		s = s[n:]
@@ -41,7 +44,7 @@ func carveScatter(buf *[]int64, b blocking) scatter {
 	return scatter{
 		aRow: take(b.MC), aRowBS: take(mSl), cRow: take(b.MC), cRowBS: take(mSl),
 		bCol: take(b.NC), bColBS: take(nSl), cCol: take(b.NC), cColBS: take(nSl),
-		kA: take(b.KC), kB: take(b.KC),
+		kA: take(b.KC), kB: take(b.KC), rowMap: take(mapLen), cColB: take(b.NC),
 	}
 }
 
@@ -61,7 +64,7 @@ func (c *call) member(r int, bufs workspace.WorkerBufs) {
 	p := c.plan
 	ms := memberState{id: r, bufs: bufs}
 	if !c.direct {
-		ms.sc = carveScatter(bufs.Scatter, c.blk)
+		ms.sc = carveScatter(bufs.Scatter, c.blk, c.mapLen())
 	}
 	b0, b1 := 0, p.Batch.Size
 	if c.batchPar {
@@ -118,6 +121,11 @@ func (c *call) gemm(ms *memberState, off [3]int) {
 		c.tileN.steps(sc.bColBS[:nSl], sc.bCol[:nc])
 		Offsets(sc.cCol[:nc], p.N.Ext, p.N.S[opC], jc)
 		c.tileN.steps(sc.cColBS[:nSl], sc.cCol[:nc])
+		if c.rowMaps {
+			for j, o := range sc.cCol[:nc] {
+				sc.cColB[j] = o * int64(c.tsize)
+			}
+		}
 		for pc := 0; pc < K; pc += b.KC {
 			kc := min(b.KC, K-pc)
 			round := ms.round
@@ -168,6 +176,7 @@ func (c *call) gemm(ms *memberState, off [3]int) {
 					c.tileM.steps(sc.aRowBS[:mSl], sc.aRow[:mc])
 					Offsets(sc.cRow[:mc], p.M.Ext, p.M.S[opC], ic)
 					c.tileM.steps(sc.cRowBS[:mSl], sc.cRow[:mc])
+					c.rowMapsOf(sc, mc, mSl)
 					c.packA(ms.bufs.A, aBase, sc, kA, kStrideA, mc, kc)
 					ms.packed = ic
 				}
@@ -377,6 +386,13 @@ func (c *call) macroKernel(sc *scatter, bufs workspace.WorkerBufs, panel []byte,
 			if direct && rbs != 0 && cbs != 0 && (c.cf == 1 || rbs == 1) {
 				cp := (*byte)(unsafe.Add(cBase, (sc.cRow[i]+cCol)*int64(c.tsize)))
 				c.fn(kdepth, ap, bp, cp, int(rbs), int(cbs)*c.cf, m*c.cf, n,
+					(*byte)(unsafe.Pointer(&c.kalpha)), (*byte)(unsafe.Pointer(kbeta)))
+				continue
+			}
+			// A tile straddling runs of C's rows or columns, through its
+			// row map and column offsets.
+			if direct && c.rowMaps && sc.rowMap[(t+1)*c.mapWords-1] == 1 {
+				c.runsFn(kdepth, ap, bp, (*byte)(cBase), &sc.rowMap[t*c.mapWords], &sc.cColB[j], n,
 					(*byte)(unsafe.Pointer(&c.kalpha)), (*byte)(unsafe.Pointer(kbeta)))
 				continue
 			}

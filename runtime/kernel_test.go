@@ -79,6 +79,10 @@ func TestRegistry(t *testing.T) {
 		if want1m := wantAsm && row.ISA == spec.AVX512; (k.Pack1e != nil) != want1m || (k.Pack1r != nil) != want1m {
 			t.Errorf("%s: 1e, 1r packers present %v %v, want %v", k.Name, k.Pack1e != nil, k.Pack1r != nil, want1m)
 		}
+		// Row-map kernels are AVX-512 assembly, with a twin on every build.
+		if wantRuns := wantAsm && row.ISA == spec.AVX512; (k.Runs != nil) != wantRuns || (k.RunsGo != nil) != (row.ISA == spec.AVX512) {
+			t.Errorf("%s: row-map kernel present %v, twin %v, want %v", k.Name, k.Runs != nil, k.RunsGo != nil, wantRuns)
+		}
 	}
 	if kernels.Lookup(spec.Generic, "complex64") != nil {
 		t.Error("Lookup of a type without kernels is not nil")

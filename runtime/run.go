@@ -70,7 +70,7 @@ func (p *Pool) Run(spec string, t *typed.Ops, ops *[3]Operand, alpha, beta unsaf
 	padded := c.blk
 	padded.MC = c.tileM.count(c.blk.MC) * c.blk.MR
 	padded.NC = c.tileN.count(c.blk.NC) * c.blk.NR
-	c.req = t.Req(padded, 1, nPanels, scatterLen(c.blk), 0)
+	c.req = t.Req(padded, 1, nPanels, scatterLen(c.blk, c.mapLen()), 0)
 	c.lease = p.arena.TakeTeam(c.req, 1, nPanels)
 	defer c.lease.Release()
 	if c.req.BBytes > 0 {
@@ -226,6 +226,7 @@ func (c *call) chooseTeam() {
 			want = min(want, ceilDiv(p.M.Size, mr)*ceilDiv(p.N.Size, nr))
 		}
 	}
+	c.rowMaps = false
 	c.pool.acquire(c, want-1)
 	c.members = 1 + len(c.helpers)
 	c.batchPar = c.members > 1 && c.batchWorthwhile(c.members)
@@ -237,7 +238,7 @@ func (c *call) chooseTeam() {
 	kb := blocksFor(c.kern)
 	kcMax := max(1, kb.KC/c.cf)
 	kc := balance(p.K.Size, kcMax, 1)
-	mCost := runCosts{depth: kc, realSize: c.rsize, pack: opA, across: nr, reuse: ceilDiv(p.N.Size, nr)}
+	mCost := runCosts{depth: kc, realSize: c.rsize, pack: opA, across: nr, reuse: ceilDiv(p.N.Size, nr), cf: c.cf, rows: true}
 	if k := shortTile(&p.M, c.kern, c.cf, mCost); k != c.kern {
 		c.kern, c.fn = k, funcOf(k)
 		c.mrR, c.nrR = k.MR, k.NR
@@ -245,7 +246,13 @@ func (c *call) chooseTeam() {
 		kb = blocksFor(k)
 	}
 	c.tileM, _ = alignRuns(&p.M, mr, mCost, c.kern)
-	c.tileN, _ = alignRuns(&p.N, nr, runCosts{depth: kc, realSize: c.rsize, pack: opB, across: mr, reuse: ceilDiv(p.M.Size, mr)}, c.kern)
+	c.rowMaps = rowMapsFit(&p.M, c.kern, c.cf, c.rsize)
+	if c.rowMaps {
+		isa, _ := spec.ISAByName(c.kern.ISA)
+		c.runsFn, c.mapLanes = c.kern.Runs, isa.Lanes(c.rsize)
+		c.mapWords = rowMapWords(c.mrR, c.mapLanes)
+	}
+	c.tileN, _ = alignRuns(&p.N, nr, runCosts{depth: kc, realSize: c.rsize, pack: opB, across: mr, reuse: ceilDiv(p.M.Size, mr), cf: c.cf, mapped: c.rowMaps}, c.kern)
 	// MC and NC count rows and columns: as many slivers as the cache
 	// sizes allow, in whole runs when the slivers follow runs.
 	c.blk = blocking{
@@ -309,6 +316,12 @@ func alignRuns(g *Group, r int, o runCosts, k *kernels.Kernel) (tiling, float64)
 	fpc := 4 * lanes // two FMA pipes, two flops each
 	straddling := min(1, float64(r)/float64(e0))
 	plain := 1 + float64(fpc)/float64(o.depth)*straddling
+	if o.mapped || o.rows && rowMapsFit(g, k, o.cf, o.realSize) {
+		// Written directly through the tile's row map, by a kernel a
+		// little slower than the plain one (its second masked store per
+		// vector, its prefetches): tiles that fit runs exactly win.
+		plain = rowMapCost
+	}
 	if absInt(g.Dims[0].S[o.pack]) == 1 && o.across > 0 && o.reuse > 0 {
 		plain += straddling * 2 * float64(lanes) * gatherCycles / float64(o.across*o.reuse)
 	}
@@ -319,14 +332,22 @@ func alignRuns(g *Group, r int, o runCosts, k *kernels.Kernel) (tiling, float64)
 	return plainTiling(r), plain
 }
 
+// rowMapCost is the row-map kernel's time against the plain kernel's.
+const rowMapCost = 1.04
+
 // gatherCycles is about what the typed packers take per element gathered.
 const gatherCycles = 2
 
 // runCosts is what alignRuns weighs besides the group: the depth of a
 // block, the real type's size, the operand packed along the group, the
-// other tile side and how many tiles share a packed sliver.
+// other tile side and how many tiles share a packed sliver; cf (2 for
+// complex); rows when the group is M (C's rows, which a row map can
+// place), mapped when it is N and its tiles are written through row maps
+// and column offsets.
 type runCosts struct {
 	depth, realSize, pack, across, reuse int
+	cf                                   int
+	rows, mapped                         bool
 }
 
 // maxRows is how many rows (columns) a block of at most slivers slivers

@@ -57,12 +57,24 @@ func kernel(g *x86.Gen) {
 		fmt.Sprintf("of %s (AVX-512): Ã is a packed %d×k sliver, B̃ a packed %d×k sliver, C(i,j)", k.Real, k.MR, k.NR),
 		"is at c[i*rsc+j*csc]. beta == 0 never reads C.",
 	)
+	clearTile(g, p)
+	g.PrefetchC()
+	body(g, p, o)
+	epilogue(g, p, o)
+}
+
+// clearTile zeroes the accumulators.
+func clearTile(g *x86.Gen, p plan) {
 	for v := 0; v < p.mv; v++ {
 		for j := 0; j < p.nr; j++ {
-			c.VPXORD(p.acc(v, j), p.acc(v, j), p.acc(v, j))
+			g.Ctx.VPXORD(p.acc(v, j), p.acc(v, j), p.acc(v, j))
 		}
 	}
-	g.PrefetchC()
+}
+
+// body emits the k loop: each step's A vectors loaded and multiplied by
+// B's broadcasts into the accumulators.
+func body(g *x86.Gen, p plan, o x86.Ops) {
 	bi := 0
 	g.KLoop(func(u, aOff, bOff int) {
 		set := 0
@@ -85,8 +97,6 @@ func kernel(g *x86.Gen) {
 			}
 		}
 	})
-
-	epilogue(g, p, o)
 }
 
 // rowMasks sets K(v+1) to the rows of vector v that are below m (in M): bit

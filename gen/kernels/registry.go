@@ -35,6 +35,17 @@ func registry() *File {
 	f.Comment("rows <= i < w. docs/internals.md says which steps are fast.")
 	f.Type().Id("PackFunc").Func().Params(packParams()...)
 
+	f.Comment("RunsFunc is Func for a tile whose rows are not evenly spaced in C: each vector of")
+	f.Comment("a column is stored to at most two runs of C, placed by the row map rows (byte")
+	f.Comment("offsets from c and lane masks, four words per vector), column j at cols[j]")
+	f.Comment("bytes further; n columns are written. docs/internals.md has the whole contract.")
+	f.Type().Id("RunsFunc").Func().Params(runsParams()...)
+
+	f.Comment("RowMapWords is the words of a row map per vector of a tile column: the byte")
+	f.Comment("offsets from c of the vector's first lane in its low and its high run, then the")
+	f.Comment("masks of the lanes each run holds.")
+	f.Const().Id("RowMapWords").Op("=").Lit(4)
+
 	f.Comment("Kernel is one row of the kernel table with its functions.")
 	f.Type().Id("Kernel").Struct(
 		Qual(specPath, "Kernel").Comment("the table row"),
@@ -51,6 +62,8 @@ func registry() *File {
 		Id("Pack1eGo").Id("PackFunc").Comment("the pure-Go twin of Pack1e"),
 		Id("Pack1r").Id("PackFunc").Comment("complex B slivers of NR columns in 1m's 1r layout; nil without assembly"),
 		Id("Pack1rGo").Id("PackFunc").Comment("the pure-Go twin of Pack1r"),
+		Id("Runs").Id("RunsFunc").Comment("the kernel with a row map; nil without assembly"),
+		Id("RunsGo").Id("RunsFunc").Comment("the pure-Go twin of Runs; nil where the row has no Runs"),
 	)
 
 	var rows []Code
@@ -64,6 +77,10 @@ func registry() *File {
 			dir = Id("asmDirect").Index(Lit(i))
 			pa = Id("asmPackA").Index(Lit(i))
 			pb = Id("asmPackB").Index(Lit(i))
+		}
+		runs, runsGo := Code(Nil()), Code(Nil())
+		if hasRuns(k) {
+			runs, runsGo = Id("asmRuns").Index(Lit(i)), Id(runsName(k)+"_go")
 		}
 		if has1m(k) {
 			p1e = Id("asmPack1e").Index(Lit(i))
@@ -89,6 +106,8 @@ func registry() *File {
 			"Pack1eGo", Id(packName(k, "1e")+"_go"),
 			"Pack1r", p1r,
 			"Pack1rGo", Id(packName(k, "1r")+"_go"),
+			"Runs", runs,
+			"RunsGo", runsGo,
 		)...))
 	}
 	f.Comment("Kernels is every row of the kernel table, in table order.")
@@ -164,7 +183,7 @@ func asmBindings() map[string]*File {
 		}
 		f.Commentf("asmKernels holds the %s assembly kernels by row of Kernels.", arch)
 		f.Var().Id("asmKernels").Op("=").Index(Lit(len(spec.Kernels))).Id("Func").Values(append(ks, Line())...)
-		var ds, pas, pbs, p1es, p1rs []Code
+		var ds, pas, pbs, p1es, p1rs, rs []Code
 		for i, k := range spec.Kernels {
 			if isa(k.ISA).Arch == arch && hasDirect(k) {
 				ds = append(ds, Line().Lit(i).Op(":").Id(directName(k)))
@@ -175,19 +194,23 @@ func asmBindings() map[string]*File {
 				p1es = append(p1es, Line().Lit(i).Op(":").Id(packName(k, "1e")))
 				p1rs = append(p1rs, Line().Lit(i).Op(":").Id(packName(k, "1r")))
 			}
+			if isa(k.ISA).Arch == arch && hasRuns(k) {
+				rs = append(rs, Line().Lit(i).Op(":").Id(runsName(k)))
+			}
 		}
-		for _, l := range []*[]Code{&ds, &pas, &pbs, &p1es, &p1rs} {
+		for _, l := range []*[]Code{&ds, &pas, &pbs, &p1es, &p1rs, &rs} {
 			if len(*l) > 0 {
 				*l = append(*l, Line())
 			}
 		}
-		f.Commentf("asmDirect, asmPackA, asmPackB, asmPack1e and asmPack1r hold the %s direct kernels and packers by row of Kernels.", arch)
+		f.Commentf("asmDirect, asmPackA, asmPackB, asmPack1e, asmPack1r and asmRuns hold the %s direct kernels, packers and row-map kernels by row of Kernels.", arch)
 		f.Var().Defs(
 			Id("asmDirect").Op("=").Index(Lit(len(spec.Kernels))).Id("DirectFunc").Values(ds...),
 			Id("asmPackA").Op("=").Index(Lit(len(spec.Kernels))).Id("PackFunc").Values(pas...),
 			Id("asmPackB").Op("=").Index(Lit(len(spec.Kernels))).Id("PackFunc").Values(pbs...),
 			Id("asmPack1e").Op("=").Index(Lit(len(spec.Kernels))).Id("PackFunc").Values(p1es...),
 			Id("asmPack1r").Op("=").Index(Lit(len(spec.Kernels))).Id("PackFunc").Values(p1rs...),
+			Id("asmRuns").Op("=").Index(Lit(len(spec.Kernels))).Id("RunsFunc").Values(rs...),
 		)
 		f.Commentf("asmPeaks holds the %s assembly probes by row of Peaks.", arch)
 		f.Var().Id("asmPeaks").Op("=").Index(Lit(len(peaks()))).Func().Params(Int()).Values(append(ps, Line())...)
@@ -225,6 +248,7 @@ func noAsm() *File {
 		Id("asmPackB").Index(Lit(len(spec.Kernels))).Id("PackFunc"),
 		Id("asmPack1e").Index(Lit(len(spec.Kernels))).Id("PackFunc"),
 		Id("asmPack1r").Index(Lit(len(spec.Kernels))).Id("PackFunc"),
+		Id("asmRuns").Index(Lit(len(spec.Kernels))).Id("RunsFunc"),
 	)
 	return f
 }

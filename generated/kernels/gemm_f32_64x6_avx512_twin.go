@@ -160,3 +160,45 @@ func pack1r_f32_64x6_avx512_go(dst, src *byte, rows, k, rowStep, kStep int) {
 		}
 	}
 }
+
+// runs_f32_64x6_avx512_go is the pure-Go twin of runs_f32_64x6_avx512: row i = v·16 + l of
+// column j < n goes to c + rows[4v] + l·4 + cols[j] bytes when bit l of rows[4v+2]
+// is set, else to c + rows[4v+1] + … when bit l of rows[4v+3] is, else nowhere.
+func runs_f32_64x6_avx512_go(k int, a, b, c *byte, rows, cols *int64, n int, alpha, beta *byte) {
+	const mr, nr, lanes = 64, 6, 16
+	pa := unsafe.Slice((*float32)(unsafe.Pointer(a)), mr*k)
+	pb := unsafe.Slice((*float32)(unsafe.Pointer(b)), nr*k)
+	var acc [nr][mr]float32
+	for p := 0; p < k; p++ {
+		for j := 0; j < nr; j++ {
+			for i := 0; i < mr; i++ {
+				acc[j][i] += pa[p*mr+i] * pb[p*nr+j]
+			}
+		}
+	}
+	rm := unsafe.Slice(rows, mr/lanes*4)
+	cm := unsafe.Slice(cols, n)
+	al := *(*float32)(unsafe.Pointer(alpha))
+	be := *(*float32)(unsafe.Pointer(beta))
+	for j := 0; j < n; j++ {
+		for i := 0; i < mr; i++ {
+			v, l := i/lanes, i%lanes
+			var off int64
+			switch {
+			case rm[4*v+2]>>l&1 != 0:
+				off = rm[4*v]
+			case rm[4*v+3]>>l&1 != 0:
+				off = rm[4*v+1]
+			default:
+				continue
+			}
+			cij := (*float32)(unsafe.Add(unsafe.Pointer(c), off+cm[j]+int64(l*4)))
+			// beta == 0 never reads C, so NaN or Inf there does not leak.
+			if be == 0 {
+				*cij = al * acc[j][i]
+			} else {
+				*cij = al*acc[j][i] + be**cij
+			}
+		}
+	}
+}

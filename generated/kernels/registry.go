@@ -25,6 +25,17 @@ type DirectFunc func(k int, a *byte, lda int, b *byte, rsb, csb int, c *byte, rs
 // rows <= i < w. docs/internals.md says which steps are fast.
 type PackFunc func(dst, src *byte, rows, k, rowStep, kStep int)
 
+// RunsFunc is Func for a tile whose rows are not evenly spaced in C: each vector of
+// a column is stored to at most two runs of C, placed by the row map rows (byte
+// offsets from c and lane masks, four words per vector), column j at cols[j]
+// bytes further; n columns are written. docs/internals.md has the whole contract.
+type RunsFunc func(k int, a, b, c *byte, rows, cols *int64, n int, alpha, beta *byte)
+
+// RowMapWords is the words of a row map per vector of a tile column: the byte
+// offsets from c of the vector's first lane in its low and its high run, then the
+// masks of the lanes each run holds.
+const RowMapWords = 4
+
 // Kernel is one row of the kernel table with its functions.
 type Kernel struct {
 	spec.Kernel            // the table row
@@ -41,6 +52,8 @@ type Kernel struct {
 	Pack1eGo    PackFunc   // the pure-Go twin of Pack1e
 	Pack1r      PackFunc   // complex B slivers of NR columns in 1m's 1r layout; nil without assembly
 	Pack1rGo    PackFunc   // the pure-Go twin of Pack1r
+	Runs        RunsFunc   // the kernel with a row map; nil without assembly
+	RunsGo      RunsFunc   // the pure-Go twin of Runs; nil where the row has no Runs
 }
 
 // Kernels is every row of the kernel table, in table order.
@@ -60,6 +73,8 @@ var Kernels = []Kernel{
 		Pack1eGo: pack1e_f32_64x6_avx512_go,
 		Pack1r:   asmPack1r[0],
 		Pack1rGo: pack1r_f32_64x6_avx512_go,
+		Runs:     asmRuns[0],
+		RunsGo:   runs_f32_64x6_avx512_go,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "avx512", Real: "float64", MR: 32, NR: 6, Unroll: 4, PrefetchA: 1024, PrefetchB: 384, MC: 160, KC: 384, NC: 4092},
@@ -76,6 +91,8 @@ var Kernels = []Kernel{
 		Pack1eGo: pack1e_f64_32x6_avx512_go,
 		Pack1r:   asmPack1r[1],
 		Pack1rGo: pack1r_f64_32x6_avx512_go,
+		Runs:     asmRuns[1],
+		RunsGo:   runs_f64_32x6_avx512_go,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "avx512", Real: "float32", MR: 32, NR: 6, Unroll: 4, PrefetchA: 1024, PrefetchB: 384, MC: 320, KC: 384, NC: 4092},
@@ -92,6 +109,8 @@ var Kernels = []Kernel{
 		Pack1eGo: pack1e_f32_32x6_avx512_go,
 		Pack1r:   asmPack1r[2],
 		Pack1rGo: pack1r_f32_32x6_avx512_go,
+		Runs:     asmRuns[2],
+		RunsGo:   runs_f32_32x6_avx512_go,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "avx512", Real: "float32", MR: 48, NR: 6, Unroll: 4, PrefetchA: 1024, PrefetchB: 384, MC: 336, KC: 384, NC: 4092},
@@ -108,6 +127,8 @@ var Kernels = []Kernel{
 		Pack1eGo: pack1e_f32_48x6_avx512_go,
 		Pack1r:   asmPack1r[3],
 		Pack1rGo: pack1r_f32_48x6_avx512_go,
+		Runs:     asmRuns[3],
+		RunsGo:   runs_f32_48x6_avx512_go,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "avx512", Real: "float64", MR: 16, NR: 6, Unroll: 4, PrefetchA: 1024, PrefetchB: 384, MC: 160, KC: 384, NC: 4092},
@@ -124,6 +145,8 @@ var Kernels = []Kernel{
 		Pack1eGo: pack1e_f64_16x6_avx512_go,
 		Pack1r:   asmPack1r[4],
 		Pack1rGo: pack1r_f64_16x6_avx512_go,
+		Runs:     asmRuns[4],
+		RunsGo:   runs_f64_16x6_avx512_go,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "avx512", Real: "float64", MR: 24, NR: 6, Unroll: 4, PrefetchA: 1024, PrefetchB: 384, MC: 168, KC: 384, NC: 4092},
@@ -140,6 +163,8 @@ var Kernels = []Kernel{
 		Pack1eGo: pack1e_f64_24x6_avx512_go,
 		Pack1r:   asmPack1r[5],
 		Pack1rGo: pack1r_f64_24x6_avx512_go,
+		Runs:     asmRuns[5],
+		RunsGo:   runs_f64_24x6_avx512_go,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "avx2", Real: "float32", MR: 16, NR: 6, Unroll: 4, PrefetchA: 512, PrefetchB: 192, MC: 288, KC: 384, NC: 4092},
@@ -156,6 +181,8 @@ var Kernels = []Kernel{
 		Pack1eGo: pack1e_f32_16x6_avx2_go,
 		Pack1r:   nil,
 		Pack1rGo: pack1r_f32_16x6_avx2_go,
+		Runs:     nil,
+		RunsGo:   nil,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "avx2", Real: "float64", MR: 8, NR: 6, Unroll: 4, PrefetchA: 256, PrefetchB: 192, MC: 144, KC: 384, NC: 4092},
@@ -172,6 +199,8 @@ var Kernels = []Kernel{
 		Pack1eGo: pack1e_f64_8x6_avx2_go,
 		Pack1r:   nil,
 		Pack1rGo: pack1r_f64_8x6_avx2_go,
+		Runs:     nil,
+		RunsGo:   nil,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "neon", Real: "float32", MR: 8, NR: 12, Unroll: 4, PrefetchA: 256, PrefetchB: 384, MC: 256, KC: 384, NC: 4092},
@@ -188,6 +217,8 @@ var Kernels = []Kernel{
 		Pack1eGo: pack1e_f32_8x12_neon_go,
 		Pack1r:   nil,
 		Pack1rGo: pack1r_f32_8x12_neon_go,
+		Runs:     nil,
+		RunsGo:   nil,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "neon", Real: "float64", MR: 8, NR: 6, Unroll: 4, PrefetchA: 256, PrefetchB: 192, MC: 128, KC: 384, NC: 4092},
@@ -204,6 +235,8 @@ var Kernels = []Kernel{
 		Pack1eGo: pack1e_f64_8x6_neon_go,
 		Pack1r:   nil,
 		Pack1rGo: pack1r_f64_8x6_neon_go,
+		Runs:     nil,
+		RunsGo:   nil,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "generic", Real: "float32", MR: 4, NR: 4, Unroll: 1, PrefetchA: 0, PrefetchB: 0, MC: 256, KC: 256, NC: 4096},
@@ -220,6 +253,8 @@ var Kernels = []Kernel{
 		Pack1eGo: pack1e_f32_4x4_generic_go,
 		Pack1r:   nil,
 		Pack1rGo: pack1r_f32_4x4_generic_go,
+		Runs:     nil,
+		RunsGo:   nil,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "generic", Real: "float64", MR: 4, NR: 4, Unroll: 1, PrefetchA: 0, PrefetchB: 0, MC: 128, KC: 256, NC: 4096},
@@ -236,6 +271,8 @@ var Kernels = []Kernel{
 		Pack1eGo: pack1e_f64_4x4_generic_go,
 		Pack1r:   nil,
 		Pack1rGo: pack1r_f64_4x4_generic_go,
+		Runs:     nil,
+		RunsGo:   nil,
 	},
 }
 

@@ -16,7 +16,7 @@ var asmKernels = [12]Func{
 	7: gemm_f64_8x6_avx2,
 }
 
-// asmDirect, asmPackA, asmPackB, asmPack1e and asmPack1r hold the amd64 direct kernels and packers by row of Kernels.
+// asmDirect, asmPackA, asmPackB, asmPack1e, asmPack1r and asmRuns hold the amd64 direct kernels, packers and row-map kernels by row of Kernels.
 var (
 	asmDirect = [12]DirectFunc{
 		0: direct_f32_64x6_avx512,
@@ -63,6 +63,14 @@ var (
 		3: pack1r_f32_48x6_avx512,
 		4: pack1r_f64_16x6_avx512,
 		5: pack1r_f64_24x6_avx512,
+	}
+	asmRuns = [12]RunsFunc{
+		0: runs_f32_64x6_avx512,
+		1: runs_f64_32x6_avx512,
+		2: runs_f32_32x6_avx512,
+		3: runs_f32_48x6_avx512,
+		4: runs_f64_16x6_avx512,
+		5: runs_f64_24x6_avx512,
 	}
 )
 

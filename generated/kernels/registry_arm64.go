@@ -10,13 +10,14 @@ var asmKernels = [12]Func{
 	9: gemm_f64_8x6_neon,
 }
 
-// asmDirect, asmPackA, asmPackB, asmPack1e and asmPack1r hold the arm64 direct kernels and packers by row of Kernels.
+// asmDirect, asmPackA, asmPackB, asmPack1e, asmPack1r and asmRuns hold the arm64 direct kernels, packers and row-map kernels by row of Kernels.
 var (
 	asmDirect = [12]DirectFunc{}
 	asmPackA  = [12]PackFunc{}
 	asmPackB  = [12]PackFunc{}
 	asmPack1e = [12]PackFunc{}
 	asmPack1r = [12]PackFunc{}
+	asmRuns   = [12]RunsFunc{}
 )
 
 // asmPeaks holds the arm64 assembly probes by row of Peaks.

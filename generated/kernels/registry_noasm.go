@@ -13,4 +13,5 @@ var (
 	asmPackB   [12]PackFunc
 	asmPack1e  [12]PackFunc
 	asmPack1r  [12]PackFunc
+	asmRuns    [12]RunsFunc
 )

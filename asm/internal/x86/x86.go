@@ -185,6 +185,13 @@ func (g *Gen) PrefetchCCols() {
 func (g *Gen) LoadEpilogueArgs() {
 	c := g.Ctx
 	c.Load(c.Param("m"), M)
+	g.LoadEpilogueN()
+}
+
+// LoadEpilogueN loads n and leaves alpha's and beta's addresses in T0 and
+// T1.
+func (g *Gen) LoadEpilogueN() {
+	c := g.Ctx
 	c.Load(c.Param("n"), N)
 	c.Load(c.Param("alpha"), T0)
 	c.Load(c.Param("beta"), T1)
