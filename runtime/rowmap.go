@@ -97,3 +97,8 @@ func (c *call) rowMapsOf(sc *scatter, mc, mSl int) {
 		buildRowMap(rm, sc.cRow[i:i+m], c.mrR, c.mapLanes, c.cf, c.tsize, c.rsize)
 	}
 }
+
+// straddles reports whether tiles of t cross runs of g's fastest dim.
+func straddles(g *Group, t tiling) bool {
+	return len(g.Dims) > 1 && !t.aligned() && g.Dims[0].Ext%t.r != 0
+}

@@ -246,13 +246,16 @@ func (c *call) chooseTeam() {
 		kb = blocksFor(k)
 	}
 	c.tileM, _ = alignRuns(&p.M, mr, mCost, c.kern)
-	c.rowMaps = rowMapsFit(&p.M, c.kern, c.cf, c.rsize)
+	fit := rowMapsFit(&p.M, c.kern, c.cf, c.rsize)
+	c.tileN, _ = alignRuns(&p.N, nr, runCosts{depth: kc, realSize: c.rsize, pack: opB, across: mr, reuse: ceilDiv(p.M.Size, mr), cf: c.cf, mapped: fit}, c.kern)
+	// Maps only where some tile straddles runs: a GEMM-shaped call
+	// builds none.
+	c.rowMaps = fit && (straddles(&p.M, c.tileM) || straddles(&p.N, c.tileN))
 	if c.rowMaps {
 		isa, _ := spec.ISAByName(c.kern.ISA)
 		c.runsFn, c.mapLanes = c.kern.Runs, isa.Lanes(c.rsize)
 		c.mapWords = rowMapWords(c.mrR, c.mapLanes)
 	}
-	c.tileN, _ = alignRuns(&p.N, nr, runCosts{depth: kc, realSize: c.rsize, pack: opB, across: mr, reuse: ceilDiv(p.M.Size, mr), cf: c.cf, mapped: c.rowMaps}, c.kern)
 	// MC and NC count rows and columns: as many slivers as the cache
 	// sizes allow, in whole runs when the slivers follow runs.
 	c.blk = blocking{
