@@ -78,7 +78,7 @@ func (c *call) mapLen() int {
 	if !c.rowMaps {
 		return 0
 	}
-	return (c.tileM.count(c.blk.MC) + 1) * c.mapWords
+	return c.tileM.count(c.blk.MC) * c.mapWords
 }
 
 // rowMapsOf builds the maps of the slivers of an MC block of mc rows (mSl
