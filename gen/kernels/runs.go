@@ -41,17 +41,8 @@ func runsTwin(f *File, k spec.Kernel, r spec.Real) {
 		Const().Id("mr").Op(",").Id("nr").Op(",").Id("lanes").Op("=").List(Lit(k.MR), Lit(k.NR), Lit(lanes)),
 	}
 	body = append(body, slivers(r)...)
+	body = append(body, sumTile(r)...)
 	body = append(body,
-		Var().Id("acc").Index(Id("nr")).Index(Id("mr")).Add(goType(r)),
-		For(Id("p").Op(":=").Lit(0), Id("p").Op("<").Id("k"), Id("p").Op("++")).Block(
-			For(Id("j").Op(":=").Lit(0), Id("j").Op("<").Id("nr"), Id("j").Op("++")).Block(
-				For(Id("i").Op(":=").Lit(0), Id("i").Op("<").Id("mr"), Id("i").Op("++")).Block(
-					Id("acc").Index(Id("j")).Index(Id("i")).Op("+=").
-						Id("pa").Index(Id("p").Op("*").Id("mr").Op("+").Id("i")).Op("*").
-						Id("pb").Index(Id("p").Op("*").Id("nr").Op("+").Id("j")),
-				),
-			),
-		),
 		Id("rm").Op(":=").Qual("unsafe", "Slice").Call(Id("rows"), Id("mr").Op("/").Id("lanes").Op("*").Lit(4)),
 		Id("cm").Op(":=").Qual("unsafe", "Slice").Call(Id("cols"), Id("n")),
 		Id("al").Op(":=").Add(deref("alpha")),

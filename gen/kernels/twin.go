@@ -88,7 +88,14 @@ func loopTile(k spec.Kernel, r spec.Real) []Code {
 		Const().Id("mr").Op(",").Id("nr").Op("=").List(Lit(k.MR), Lit(k.NR)),
 	}
 	body = append(body, slivers(r)...)
-	body = append(body,
+	body = append(body, sumTile(r)...)
+	return append(body, writeBack(r, func(i, j Code) Code { return Id("acc").Index(j).Index(i) })...)
+}
+
+// sumTile declares acc[nr][mr] and sums the packed slivers into it with the
+// plainest triple loop.
+func sumTile(r spec.Real) []Code {
+	return []Code{
 		Var().Id("acc").Index(Id("nr")).Index(Id("mr")).Add(goType(r)),
 		For(Id("p").Op(":=").Lit(0), Id("p").Op("<").Id("k"), Id("p").Op("++")).Block(
 			For(Id("j").Op(":=").Lit(0), Id("j").Op("<").Id("nr"), Id("j").Op("++")).Block(
@@ -99,8 +106,7 @@ func loopTile(k spec.Kernel, r spec.Real) []Code {
 				),
 			),
 		),
-	)
-	return append(body, writeBack(r, func(i, j Code) Code { return Id("acc").Index(j).Index(i) })...)
+	}
 }
 
 // registerTile is the generic kernel: MR·NR accumulators as locals c<i>_<j>,
