@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/mmcloughlin/avo/operand"
-	"github.com/mmcloughlin/avo/reg"
 
 	"github.com/tcontract/tcontract/asm/internal/x86"
 )
@@ -24,7 +23,7 @@ func pack1e(pk *x86.Packer) {
 		fmt.Sprintf("at src[i*rowStep+p*kStep] (in reals); reals 2*rows..%d of each step are 0. rowStep == 2 is fast.", pk.W),
 	)
 	pack1eVector(pk, x86.OpsFor(pk.Ctx, pk.Size))
-	pack1eScalar(pk)
+	pk.Pack1eScalar()
 }
 
 // pack1eVector is the rowStep == 2 path, from the branch to "scalar" on.
@@ -59,7 +58,7 @@ func pack1eVector(pk *x86.Packer, o x86.Ops) {
 			a, b := x86.Z(r), x86.Z(r+1)
 			o.MovZ(x86.Mem(x86.PS, 64*v), x86.Opmask(v+1), a)
 			o.Mov(a, x86.Mem(x86.PD, d+64*v))
-			swapPairs(pk, a, b)
+			pk.SwapPairs(a, b)
 			if pk.Size == 4 {
 				c.VXORPS_Z(sign, b, x86.Opmask(v+1), b)
 			} else {
@@ -72,47 +71,4 @@ func pack1eVector(pk *x86.Packer, o x86.Ops) {
 	pk.Loop("c", 2, 2*col, step)
 	c.VZEROUPPER()
 	c.RET()
-}
-
-// swapPairs sets b to a with the two reals of every pair swapped.
-func swapPairs(pk *x86.Packer, a, b reg.VecPhysical) {
-	if pk.Size == 4 {
-		pk.Ctx.VPERMILPS(operand.U8(0xb1), a, b)
-	} else {
-		pk.Ctx.VPERMILPD(operand.U8(0x55), a, b)
-	}
-}
-
-// pack1eScalar is the path under label "scalar": element by element
-// through general-purpose registers, then zeros past 2·rows.
-func pack1eScalar(pk *x86.Packer) {
-	c := pk.Ctx
-	z := pk.Size
-	col := pk.W * z
-	elem := func() {
-		if z == 4 {
-			// One 8-byte word: (re, im) as stored; rotated and its low
-			// half's sign flipped, (−im, re).
-			c.MOVQ(x86.Mem(x86.P2, 0), x86.P0)
-			c.MOVQ(x86.P0, x86.Mem(x86.P4, 0))
-			c.RORQ(operand.U8(32), x86.P0)
-			c.BTCQ(operand.U8(31), x86.P0)
-			c.MOVQ(x86.P0, x86.Mem(x86.P4, col))
-			return
-		}
-		c.MOVQ(x86.Mem(x86.P2, 0), x86.P0)
-		c.MOVQ(x86.Mem(x86.P2, 8), x86.P3)
-		c.MOVQ(x86.P0, x86.Mem(x86.P4, 0))
-		c.MOVQ(x86.P3, x86.Mem(x86.P4, 8))
-		c.BTCQ(operand.U8(63), x86.P3)
-		c.MOVQ(x86.P3, x86.Mem(x86.P4, col))
-		c.MOVQ(x86.P0, x86.Mem(x86.P4, col+8))
-	}
-	zero := func() {
-		for off := 0; off < 2*z; off += 8 {
-			c.MOVQ(x86.P0, x86.Mem(x86.P4, off))
-			c.MOVQ(x86.P0, x86.Mem(x86.P4, col+off))
-		}
-	}
-	pk.ScalarComplex(pk.W/2, 2*z, 2*col, elem, zero)
 }

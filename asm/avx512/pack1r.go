@@ -90,30 +90,5 @@ func pack1r(pk *x86.Packer) {
 	pk.Loop("c", 2, 2*w*pk.Size, step)
 	c.VZEROUPPER()
 	c.RET()
-	pack1rScalar(pk)
-}
-
-// pack1rScalar is the path under label "scalar": element by element,
-// then zeros from rows to w.
-func pack1rScalar(pk *x86.Packer) {
-	c := pk.Ctx
-	z := pk.Size
-	row := pk.W * z
-	mov := c.MOVQ
-	r0, r3 := operand.Op(x86.P0), operand.Op(x86.P3)
-	if z == 4 {
-		mov = c.MOVL
-		r0, r3 = x86.P0.As32(), x86.P3.As32()
-	}
-	elem := func() {
-		mov(x86.Mem(x86.P2, 0), r0)
-		mov(x86.Mem(x86.P2, z), r3)
-		mov(r0, x86.Mem(x86.P4, 0))
-		mov(r3, x86.Mem(x86.P4, row))
-	}
-	zero := func() {
-		mov(r0, x86.Mem(x86.P4, 0))
-		mov(r0, x86.Mem(x86.P4, row))
-	}
-	pk.ScalarComplex(pk.W, z, 2*row, elem, zero)
+	pk.Pack1rScalar()
 }
