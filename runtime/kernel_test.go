@@ -75,9 +75,9 @@ func TestRegistry(t *testing.T) {
 		if (k.Direct != nil) != wantDirect || (k.PackA != nil) != wantDirect || (k.PackB != nil) != wantDirect {
 			t.Errorf("%s: direct %v, packers %v %v present, want %v", k.Name, k.Direct != nil, k.PackA != nil, k.PackB != nil, wantDirect)
 		}
-		// The 1e and 1r packers are AVX-512 assembly only.
-		if want1m := wantAsm && row.ISA == spec.AVX512; (k.Pack1e != nil) != want1m || (k.Pack1r != nil) != want1m {
-			t.Errorf("%s: 1e, 1r packers present %v %v, want %v", k.Name, k.Pack1e != nil, k.Pack1r != nil, want1m)
+		// So are the 1e and 1r packers.
+		if (k.Pack1e != nil) != wantDirect || (k.Pack1r != nil) != wantDirect {
+			t.Errorf("%s: 1e, 1r packers present %v %v, want %v", k.Name, k.Pack1e != nil, k.Pack1r != nil, wantDirect)
 		}
 		// Row-map kernels are AVX-512 assembly, with a twin on every build.
 		if wantRuns := wantAsm && row.ISA == spec.AVX512; (k.Runs != nil) != wantRuns || (k.RunsGo != nil) != (row.ISA == spec.AVX512) {

@@ -81,3 +81,21 @@ func TestPackerTable(t *testing.T) {
 		}
 	}
 }
+
+// TestPack1mTable compiles the 1e and 1r packers of every AVX2 row and
+// checks their vector and element-by-element paths are there.
+func TestPack1mTable(t *testing.T) {
+	for _, k := range spec.KernelsFor(spec.AVX2) {
+		for _, op := range []struct {
+			side, name string
+			emit       func(*x86.Packer)
+		}{{"a", x86.Pack1eName(k), pack1e}, {"b", x86.Pack1rName(k), pack1r}} {
+			pk := x86.NewPacker(k, op.side, 32)
+			op.emit(pk)
+			missing, err := x86.MissingLabels(pk.Ctx, x86.Pack1eLabels)
+			if err != nil || len(missing) > 0 {
+				t.Errorf("%s: %v, missing %v", op.name, err, missing)
+			}
+		}
+	}
+}

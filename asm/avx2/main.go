@@ -1,6 +1,7 @@
 // Command avx2 emits the AVX2 GEMM micro-kernels of the kernel table
-// (internal/spec) and the AVX2 peak probes as Go assembly with stubs, one
-// file pair per function: <name>_amd64.s and <name>_amd64.go.
+// (internal/spec), their direct kernels and packers (1m's 1e and 1r too),
+// and the AVX2 peak probes as Go assembly with stubs, one file pair per
+// function: <name>_amd64.s and <name>_amd64.go.
 //
 // Usage (from generate.go): go run -C asm ./avx2 -out ../generated/kernels
 package main
@@ -39,6 +40,16 @@ func main() {
 				log.Fatal(err)
 			}
 		}
+		pk := x86.NewPacker(k, "a", 32)
+		pack1e(pk)
+		if err := cfg.File(pk.Ctx, x86.Pack1eName(k)+"_amd64"); err != nil {
+			log.Fatal(err)
+		}
+		pk = x86.NewPacker(k, "b", 32)
+		pack1r(pk)
+		if err := cfg.File(pk.Ctx, x86.Pack1rName(k)+"_amd64"); err != nil {
+			log.Fatal(err)
+		}
 	}
 	for _, r := range spec.Reals {
 		if _, ok := spec.KernelFor(spec.AVX2, r.Name); !ok {
@@ -49,7 +60,7 @@ func main() {
 			log.Fatal(err)
 		}
 	}
-	for _, pattern := range []string{"gemm_*_avx2_amd64.*", "direct_*_avx2_amd64.*", "pack?_*_avx2_amd64.*", "peak_*_avx2_amd64.*"} {
+	for _, pattern := range []string{"gemm_*_avx2_amd64.*", "direct_*_avx2_amd64.*", "pack?_*_avx2_amd64.*", "pack1e_*_avx2_amd64.*", "pack1r_*_avx2_amd64.*", "peak_*_avx2_amd64.*"} {
 		if err := emit.Prune(*out, pattern, cfg.Written); err != nil {
 			log.Fatal(err)
 		}

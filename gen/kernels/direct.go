@@ -20,8 +20,9 @@ func packName(k spec.Kernel, op string) string {
 func hasDirect(k spec.Kernel) bool { return k.ISA == spec.AVX512 || k.ISA == spec.AVX2 }
 
 // has1m reports whether a row has assembly 1e and 1r packers (asm/avx512
-// emits them; the other paths pack complex operands with the typed packers).
-func has1m(k spec.Kernel) bool { return k.ISA == spec.AVX512 }
+// and asm/avx2 emit them; NEON and generic rows pack complex operands with
+// the typed packers).
+func has1m(k spec.Kernel) bool { return k.ISA == spec.AVX512 || k.ISA == spec.AVX2 }
 
 // directParams is the parameter list of a DirectFunc.
 func directParams() []Code {

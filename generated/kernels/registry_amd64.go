@@ -55,6 +55,8 @@ var (
 		3: pack1e_f32_48x6_avx512,
 		4: pack1e_f64_16x6_avx512,
 		5: pack1e_f64_24x6_avx512,
+		6: pack1e_f32_16x6_avx2,
+		7: pack1e_f64_8x6_avx2,
 	}
 	asmPack1r = [12]PackFunc{
 		0: pack1r_f32_64x6_avx512,
@@ -63,6 +65,8 @@ var (
 		3: pack1r_f32_48x6_avx512,
 		4: pack1r_f64_16x6_avx512,
 		5: pack1r_f64_24x6_avx512,
+		6: pack1r_f32_16x6_avx2,
+		7: pack1r_f64_8x6_avx2,
 	}
 	asmRuns = [12]RunsFunc{
 		0: runs_f32_64x6_avx512,
