@@ -12,7 +12,9 @@ import (
 )
 
 // The packing benchmarks pack one MC×KC block of A and one KC×NC panel of B
-// with the blocksizes a call of each type uses, from
+// with the blocksizes a call of each type uses, through the typed packers
+// alone ("typed") and as the driver packs ("driver": the kernel row's
+// assembly packers where they take the block, the typed ones elsewhere), from
 // unit-stride sources (the copy paths: column-major A, row-major B), from
 // transposed ones (row-major A, column-major B) and from scatter sources
 // (every offset irregular), next to a plain copy of the same number of bytes.
@@ -106,25 +108,30 @@ func BenchmarkPack(b *testing.B) {
 						copy(dst, src)
 					}
 				})
-				for _, kind := range []string{"unit", "transposed", "scatter"} {
-					b.Run(sd.side+"/"+kind, func(b *testing.B) {
-						src := newPackSource(t, kind, sd.w, sd.n, sd.k)
-						dst := touched(sd.dstBytes)
-						fn := ops.PackA
-						if sd.side == "B" {
-							fn = ops.PackB
-						}
-						srcPtr := (*byte)(unsafe.Pointer(&src.data[0]))
-						pack := func() {
-							fn(&dst[0], srcPtr, sd.w, sd.n, sd.k, src.rowOff, src.rowBS, src.kOff, src.kStride, nil)
-						}
-						b.SetBytes(int64(payload))
-						for b.Loop() {
-							pack()
-						}
-						from, to := touched(payload), touched(payload)
-						b.ReportMetric(ofCopy(func() { copy(to, from) }, pack), "of-copy")
-					})
+				for _, via := range []string{"typed", "driver"} {
+					for _, kind := range []string{"unit", "transposed", "scatter"} {
+						b.Run(sd.side+"/"+via+"/"+kind, func(b *testing.B) {
+							src := newPackSource(t, kind, sd.w, sd.n, sd.k)
+							dst := touched(sd.dstBytes)
+							srcPtr := unsafe.Pointer(&src.data[0])
+							pack := runtime.DriverPack(t.Name, sd.side == "B", dst, srcPtr, sd.n, sd.k, src.rowOff, src.rowBS, src.kOff, src.kStride)
+							if via == "typed" {
+								fn := ops.PackA
+								if sd.side == "B" {
+									fn = ops.PackB
+								}
+								pack = func() {
+									fn(&dst[0], (*byte)(srcPtr), sd.w, sd.n, sd.k, src.rowOff, src.rowBS, src.kOff, src.kStride, nil)
+								}
+							}
+							b.SetBytes(int64(payload))
+							for b.Loop() {
+								pack()
+							}
+							from, to := touched(payload), touched(payload)
+							b.ReportMetric(ofCopy(func() { copy(to, from) }, pack), "of-copy")
+						})
+					}
 				}
 			}
 		})
