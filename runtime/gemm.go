@@ -23,14 +23,24 @@ type scatter struct {
 	cCol, cColBS []int64 // C's columns of the same panel
 	kA, kB       []int64 // A's and B's offsets along the current KC block
 	rowMap       []int64 // row maps of the block's slivers (rowmap.go)
-	cColB        []int64 // cCol in bytes, for the row-map kernel
+	cColB        []int64 // cCol in bytes, for the row-map kernel, and colTail words
 }
 
 // scatterLen is the int64 count a member's scatter scratch needs: mapLen
 // words of row maps besides. A sliver holds at least one row (column), so
 // MC (NC) bounds the per-sliver steps.
 func scatterLen(b blocking, mapLen int) int {
-	return 4*b.MC + 5*b.NC + 2*b.KC + mapLen
+	return 4*b.MC + 5*b.NC + 2*b.KC + mapLen + colTail(b, mapLen)
+}
+
+// colTail is the words past a panel's column offsets in bytes (cColB)
+// that a row-map kernel reads, as prefetch hints, from its last sliver:
+// kernels.RunsAhead slivers on and one more. None without row maps.
+func colTail(b blocking, mapLen int) int {
+	if mapLen == 0 {
+		return 0
+	}
+	return (kernels.RunsAhead + 1) * b.NR
 }
 
 func carveScatter(buf *[]int64, b blocking, mapLen int) scatter {
@@ -44,7 +54,7 @@ func carveScatter(buf *[]int64, b blocking, mapLen int) scatter {
 	return scatter{
 		aRow: take(b.MC), aRowBS: take(mSl), cRow: take(b.MC), cRowBS: take(mSl),
 		bCol: take(b.NC), bColBS: take(nSl), cCol: take(b.NC), cColBS: take(nSl),
-		kA: take(b.KC), kB: take(b.KC), rowMap: take(mapLen), cColB: take(b.NC),
+		kA: take(b.KC), kB: take(b.KC), rowMap: take(mapLen), cColB: take(b.NC + colTail(b, mapLen)),
 	}
 }
 
@@ -124,6 +134,11 @@ func (c *call) gemm(ms *memberState, off [3]int) {
 		if c.rowMaps {
 			for j, o := range sc.cCol[:nc] {
 				sc.cColB[j] = o * int64(c.tsize)
+			}
+			// The hints past the last column: a line already in cache.
+			tail := sc.cColB[nc : nc+colTail(b, 1)]
+			for j := range tail {
+				tail[j] = sc.cColB[nc-1]
 			}
 		}
 		for pc := 0; pc < K; pc += b.KC {

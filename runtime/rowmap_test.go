@@ -164,7 +164,12 @@ func runRuns[T real](t *testing.T, name string, cs *kcase[T], fn kernels.RunsFun
 	for i := range buf {
 		buf[i] = cn
 	}
-	colBytes := make([]int64, len(cols))
+	// The kernel also reads kernels.RunsAhead slivers on, as prefetch
+	// hints: columns that lie anywhere, here far outside the buffer.
+	colBytes := make([]int64, (kernels.RunsAhead+1)*cs.nr)
+	for j := range colBytes {
+		colBytes[j] = int64(j) << 40
+	}
 	for j, c := range cols {
 		colBytes[j] = c * size
 	}

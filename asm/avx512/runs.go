@@ -17,7 +17,8 @@ import (
 // one masked store: the low run from rows[4v] bytes past c, the high run
 // from rows[4v+1], lanes chosen by the opmasks rows[4v+2] and rows[4v+3]
 // (disjoint; a lane in neither is not written). Column j adds cols[j]
-// bytes, so columns need not be evenly spaced either.
+// bytes, so columns need not be evenly spaced either; cols[RunsAhead·NR+j]
+// are only prefetched (prefetchRuns).
 // A masked load or store touches no lane outside its mask, so the base of a
 // high run may lie before the run's first row. beta == 0 never reads C.
 func runsKernel(g *x86.Gen) {
@@ -97,28 +98,25 @@ func runsKernel(g *x86.Gen) {
 	c.RET()
 }
 
-// prefetchRuns requests C's lines of every column before the k loop, as
-// PrefetchC does for an evenly spaced tile: C is the operand not kept in
-// cache. Each run of a vector spans at most 64 bytes from its base, so the
-// lines at base and base+63 hold it. Lines of an unused run (mask 0) are
-// requested too, which is harmless: prefetches never fault.
+// prefetchRuns requests, for the tile's rows, C's lines of the columns
+// x86.RunsAhead slivers on (cols[RunsAhead·NR+j]), into L2: the driver
+// runs the tiles of an MC block down one sliver of columns before the
+// next, so those lines are needed a few dozen kernel calls later, while
+// lines requested for the tile's own columns would arrive too late for a
+// short depth (TCCG's ccsd_t, k = 24: about a fifth faster than that).
+// Only the low run's lines are requested: a vector's high run is the next
+// vector's low one. Prefetches never fault, so unused columns and the
+// words past a panel's last column may hold anything readable.
 func prefetchRuns(g *x86.Gen, p plan, rows, cols reg.Register) {
 	c := g.Ctx
+	ahead := 8 * x86.RunsAhead * p.nr
 	for v := 0; v < p.mv; v++ {
-		next := fmt.Sprintf("fetched%d", v)
-		w := x86.RowMapWords * 8 * v
-		c.MOVQ(x86.Mem(rows, w), x86.T0)
+		c.MOVQ(x86.Mem(rows, x86.RowMapWords*8*v), x86.T0)
 		c.ADDQ(x86.C, x86.T0)
-		c.MOVQ(x86.Mem(rows, w+8), x86.T1)
-		c.ADDQ(x86.C, x86.T1)
 		for j := 0; j < p.nr; j++ {
-			g.ColumnGuard(j, next)
-			c.MOVQ(x86.Mem(cols, 8*j), x86.T2)
-			for _, r := range []reg.Register{x86.T0, x86.T1} {
-				c.PREFETCHT0(x86.Mem(r, 0).Idx(x86.T2, 1))
-				c.PREFETCHT0(x86.Mem(r, 63).Idx(x86.T2, 1))
-			}
+			c.MOVQ(x86.Mem(cols, ahead+8*j), x86.T2)
+			c.PREFETCHT1(x86.Mem(x86.T0, 0).Idx(x86.T2, 1))
+			c.PREFETCHT1(x86.Mem(x86.T0, 63).Idx(x86.T2, 1))
 		}
-		c.Label(next)
 	}
 }

@@ -38,13 +38,19 @@ func registry() *File {
 	f.Comment("RunsFunc is Func for a tile whose rows are not evenly spaced in C: each vector of")
 	f.Comment("a column is stored to at most two runs of C, placed by the row map rows (byte")
 	f.Comment("offsets from c and lane masks, four words per vector), column j at cols[j]")
-	f.Comment("bytes further; n columns are written. docs/internals.md has the whole contract.")
+	f.Comment("bytes further; n columns are written. cols[RunsAhead*NR+j], j < NR, must be")
+	f.Comment("readable too: the lines of those columns are prefetched for the same rows.")
+	f.Comment("docs/internals.md has the whole contract.")
 	f.Type().Id("RunsFunc").Func().Params(runsParams()...)
 
 	f.Comment("RowMapWords is the words of a row map per vector of a tile column: the byte")
 	f.Comment("offsets from c of the vector's first lane in its low and its high run, then the")
 	f.Comment("masks of the lanes each run holds.")
-	f.Const().Id("RowMapWords").Op("=").Lit(4)
+	f.Const().Id("RowMapWords").Op("=").Lit(spec.RowMapWords)
+
+	f.Comment("RunsAhead is how many slivers of columns ahead a row-map kernel prefetches C's")
+	f.Comment("lines: it reads cols[RunsAhead*NR+j] for j < NR besides its own columns.")
+	f.Const().Id("RunsAhead").Op("=").Lit(spec.RunsAhead)
 
 	f.Comment("Kernel is one row of the kernel table with its functions.")
 	f.Type().Id("Kernel").Struct(

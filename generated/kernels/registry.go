@@ -28,13 +28,19 @@ type PackFunc func(dst, src *byte, rows, k, rowStep, kStep int)
 // RunsFunc is Func for a tile whose rows are not evenly spaced in C: each vector of
 // a column is stored to at most two runs of C, placed by the row map rows (byte
 // offsets from c and lane masks, four words per vector), column j at cols[j]
-// bytes further; n columns are written. docs/internals.md has the whole contract.
+// bytes further; n columns are written. cols[RunsAhead*NR+j], j < NR, must be
+// readable too: the lines of those columns are prefetched for the same rows.
+// docs/internals.md has the whole contract.
 type RunsFunc func(k int, a, b, c *byte, rows, cols *int64, n int, alpha, beta *byte)
 
 // RowMapWords is the words of a row map per vector of a tile column: the byte
 // offsets from c of the vector's first lane in its low and its high run, then the
 // masks of the lanes each run holds.
 const RowMapWords = 4
+
+// RunsAhead is how many slivers of columns ahead a row-map kernel prefetches C's
+// lines: it reads cols[RunsAhead*NR+j] for j < NR besides its own columns.
+const RunsAhead = 3
 
 // Kernel is one row of the kernel table with its functions.
 type Kernel struct {

@@ -51,6 +51,16 @@ var ISAs = []ISA{
 // flight: fewer than 12 does not reach peak on the machines measured.
 const PeakAccumulators = 24
 
+// The row-map kernels' contract (docs/internals.md), shared by their
+// generator and the registry: RowMapWords int64 words per vector of a tile
+// column (the byte offsets of its low and high run, their lane masks), and
+// RunsAhead, how many slivers of columns ahead a kernel prefetches C's
+// lines (it reads cols[RunsAhead·NR+j], j < NR, besides its own columns).
+const (
+	RowMapWords = 4
+	RunsAhead   = 3
+)
+
 // Kernel is one row of the kernel table: a GEMM micro-kernel for one ISA and
 // one real type, with the blocksizes the driver starts from.
 //

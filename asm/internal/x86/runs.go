@@ -18,7 +18,11 @@ func RunsName(k spec.Kernel) string { return "runs" + strings.TrimPrefix(k.Name(
 // RowMapWords is the length of a row map in int64 words per vector of a
 // tile column: the byte offsets from c of the vector's first lane in its
 // low and in its high run, then the opmasks of the lanes each run holds.
-const RowMapWords = 4
+const RowMapWords = spec.RowMapWords
+
+// RunsAhead is how many slivers ahead of its own columns a row-map kernel
+// requests C's lines: it reads cols[RunsAhead·NR+j] for j < NR as well.
+const RunsAhead = spec.RunsAhead
 
 // BeginRuns declares the row-map kernel of the row.
 func (g *Gen) BeginRuns(doc ...string) {
