@@ -136,7 +136,7 @@ func (c *call) gemm(ms *memberState, off [3]int) {
 				sc.cColB[j] = o * int64(c.tsize)
 			}
 			// The hints past the last column: a line already in cache.
-			tail := sc.cColB[nc : nc+colTail(b, 1)]
+			tail := sc.cColB[nc : nc+colTail(b, c.mapLen())]
 			for j := range tail {
 				tail[j] = sc.cColB[nc-1]
 			}
