@@ -216,6 +216,8 @@ epilogue:
 	ADDQ         R8, DI
 	KMOVW        16(R9), K1
 	KMOVW        24(R9), K2
+	KORTESTW     K2, K2
+	JZ           general_w0
 	TESTQ        R12, R12
 	JLE          general_v1
 	MOVQ         (R10), R13
@@ -264,6 +266,45 @@ epilogue:
 	VFMADD213PS  Z14, Z12, Z10
 	VMOVUPS      Z10, K1, (SI)(R13*1)
 	VMOVUPS      Z10, K2, (DI)(R13*1)
+	JMP          general_v1
+
+general_w0:
+	TESTQ       R12, R12
+	JLE         general_v1
+	MOVQ        (R10), R13
+	VMULPS.Z    (SI)(R13*1), Z13, K1, Z14
+	VFMADD213PS Z14, Z12, Z0
+	VMOVUPS     Z0, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000001
+	JLE         general_v1
+	MOVQ        8(R10), R13
+	VMULPS.Z    (SI)(R13*1), Z13, K1, Z14
+	VFMADD213PS Z14, Z12, Z2
+	VMOVUPS     Z2, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000002
+	JLE         general_v1
+	MOVQ        16(R10), R13
+	VMULPS.Z    (SI)(R13*1), Z13, K1, Z14
+	VFMADD213PS Z14, Z12, Z4
+	VMOVUPS     Z4, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000003
+	JLE         general_v1
+	MOVQ        24(R10), R13
+	VMULPS.Z    (SI)(R13*1), Z13, K1, Z14
+	VFMADD213PS Z14, Z12, Z6
+	VMOVUPS     Z6, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000004
+	JLE         general_v1
+	MOVQ        32(R10), R13
+	VMULPS.Z    (SI)(R13*1), Z13, K1, Z14
+	VFMADD213PS Z14, Z12, Z8
+	VMOVUPS     Z8, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000005
+	JLE         general_v1
+	MOVQ        40(R10), R13
+	VMULPS.Z    (SI)(R13*1), Z13, K1, Z14
+	VFMADD213PS Z14, Z12, Z10
+	VMOVUPS     Z10, K1, (SI)(R13*1)
 
 general_v1:
 	MOVQ        32(R9), SI
@@ -272,6 +313,8 @@ general_v1:
 	ADDQ        R8, DI
 	KMOVW       48(R9), K1
 	KMOVW       56(R9), K2
+	KORTESTW    K2, K2
+	JZ          general_w1
 	TESTQ       R12, R12
 	JLE         done
 	MOVQ        (R10), R13
@@ -322,6 +365,45 @@ general_v1:
 	VMOVUPS     Z11, K2, (DI)(R13*1)
 	JMP         done
 
+general_w1:
+	TESTQ       R12, R12
+	JLE         done
+	MOVQ        (R10), R13
+	VMULPS.Z    (SI)(R13*1), Z13, K1, Z14
+	VFMADD213PS Z14, Z12, Z1
+	VMOVUPS     Z1, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000001
+	JLE         done
+	MOVQ        8(R10), R13
+	VMULPS.Z    (SI)(R13*1), Z13, K1, Z14
+	VFMADD213PS Z14, Z12, Z3
+	VMOVUPS     Z3, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000002
+	JLE         done
+	MOVQ        16(R10), R13
+	VMULPS.Z    (SI)(R13*1), Z13, K1, Z14
+	VFMADD213PS Z14, Z12, Z5
+	VMOVUPS     Z5, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000003
+	JLE         done
+	MOVQ        24(R10), R13
+	VMULPS.Z    (SI)(R13*1), Z13, K1, Z14
+	VFMADD213PS Z14, Z12, Z7
+	VMOVUPS     Z7, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000004
+	JLE         done
+	MOVQ        32(R10), R13
+	VMULPS.Z    (SI)(R13*1), Z13, K1, Z14
+	VFMADD213PS Z14, Z12, Z9
+	VMOVUPS     Z9, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000005
+	JLE         done
+	MOVQ        40(R10), R13
+	VMULPS.Z    (SI)(R13*1), Z13, K1, Z14
+	VFMADD213PS Z14, Z12, Z11
+	VMOVUPS     Z11, K1, (SI)(R13*1)
+	JMP         done
+
 beta1:
 	MOVQ        (R9), SI
 	ADDQ        R8, SI
@@ -329,6 +411,8 @@ beta1:
 	ADDQ        R8, DI
 	KMOVW       16(R9), K1
 	KMOVW       24(R9), K2
+	KORTESTW    K2, K2
+	JZ          beta1_w0
 	TESTQ       R12, R12
 	JLE         beta1_v1
 	MOVQ        (R10), R13
@@ -377,6 +461,45 @@ beta1:
 	VFMADD213PS Z14, Z12, Z10
 	VMOVUPS     Z10, K1, (SI)(R13*1)
 	VMOVUPS     Z10, K2, (DI)(R13*1)
+	JMP         beta1_v1
+
+beta1_w0:
+	TESTQ       R12, R12
+	JLE         beta1_v1
+	MOVQ        (R10), R13
+	VMOVUPS.Z   (SI)(R13*1), K1, Z14
+	VFMADD213PS Z14, Z12, Z0
+	VMOVUPS     Z0, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000001
+	JLE         beta1_v1
+	MOVQ        8(R10), R13
+	VMOVUPS.Z   (SI)(R13*1), K1, Z14
+	VFMADD213PS Z14, Z12, Z2
+	VMOVUPS     Z2, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000002
+	JLE         beta1_v1
+	MOVQ        16(R10), R13
+	VMOVUPS.Z   (SI)(R13*1), K1, Z14
+	VFMADD213PS Z14, Z12, Z4
+	VMOVUPS     Z4, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000003
+	JLE         beta1_v1
+	MOVQ        24(R10), R13
+	VMOVUPS.Z   (SI)(R13*1), K1, Z14
+	VFMADD213PS Z14, Z12, Z6
+	VMOVUPS     Z6, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000004
+	JLE         beta1_v1
+	MOVQ        32(R10), R13
+	VMOVUPS.Z   (SI)(R13*1), K1, Z14
+	VFMADD213PS Z14, Z12, Z8
+	VMOVUPS     Z8, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000005
+	JLE         beta1_v1
+	MOVQ        40(R10), R13
+	VMOVUPS.Z   (SI)(R13*1), K1, Z14
+	VFMADD213PS Z14, Z12, Z10
+	VMOVUPS     Z10, K1, (SI)(R13*1)
 
 beta1_v1:
 	MOVQ        32(R9), SI
@@ -385,6 +508,8 @@ beta1_v1:
 	ADDQ        R8, DI
 	KMOVW       48(R9), K1
 	KMOVW       56(R9), K2
+	KORTESTW    K2, K2
+	JZ          beta1_w1
 	TESTQ       R12, R12
 	JLE         done
 	MOVQ        (R10), R13
@@ -435,93 +560,202 @@ beta1_v1:
 	VMOVUPS     Z11, K2, (DI)(R13*1)
 	JMP         done
 
+beta1_w1:
+	TESTQ       R12, R12
+	JLE         done
+	MOVQ        (R10), R13
+	VMOVUPS.Z   (SI)(R13*1), K1, Z14
+	VFMADD213PS Z14, Z12, Z1
+	VMOVUPS     Z1, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000001
+	JLE         done
+	MOVQ        8(R10), R13
+	VMOVUPS.Z   (SI)(R13*1), K1, Z14
+	VFMADD213PS Z14, Z12, Z3
+	VMOVUPS     Z3, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000002
+	JLE         done
+	MOVQ        16(R10), R13
+	VMOVUPS.Z   (SI)(R13*1), K1, Z14
+	VFMADD213PS Z14, Z12, Z5
+	VMOVUPS     Z5, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000003
+	JLE         done
+	MOVQ        24(R10), R13
+	VMOVUPS.Z   (SI)(R13*1), K1, Z14
+	VFMADD213PS Z14, Z12, Z7
+	VMOVUPS     Z7, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000004
+	JLE         done
+	MOVQ        32(R10), R13
+	VMOVUPS.Z   (SI)(R13*1), K1, Z14
+	VFMADD213PS Z14, Z12, Z9
+	VMOVUPS     Z9, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000005
+	JLE         done
+	MOVQ        40(R10), R13
+	VMOVUPS.Z   (SI)(R13*1), K1, Z14
+	VFMADD213PS Z14, Z12, Z11
+	VMOVUPS     Z11, K1, (SI)(R13*1)
+	JMP         done
+
 beta0:
-	MOVQ    (R9), SI
-	ADDQ    R8, SI
-	MOVQ    8(R9), DI
-	ADDQ    R8, DI
-	KMOVW   16(R9), K1
-	KMOVW   24(R9), K2
+	MOVQ     (R9), SI
+	ADDQ     R8, SI
+	MOVQ     8(R9), DI
+	ADDQ     R8, DI
+	KMOVW    16(R9), K1
+	KMOVW    24(R9), K2
+	KORTESTW K2, K2
+	JZ       beta0_w0
+	TESTQ    R12, R12
+	JLE      beta0_v1
+	MOVQ     (R10), R13
+	VMULPS   Z12, Z0, Z0
+	VMOVUPS  Z0, K1, (SI)(R13*1)
+	VMOVUPS  Z0, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000001
+	JLE      beta0_v1
+	MOVQ     8(R10), R13
+	VMULPS   Z12, Z2, Z2
+	VMOVUPS  Z2, K1, (SI)(R13*1)
+	VMOVUPS  Z2, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000002
+	JLE      beta0_v1
+	MOVQ     16(R10), R13
+	VMULPS   Z12, Z4, Z4
+	VMOVUPS  Z4, K1, (SI)(R13*1)
+	VMOVUPS  Z4, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000003
+	JLE      beta0_v1
+	MOVQ     24(R10), R13
+	VMULPS   Z12, Z6, Z6
+	VMOVUPS  Z6, K1, (SI)(R13*1)
+	VMOVUPS  Z6, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000004
+	JLE      beta0_v1
+	MOVQ     32(R10), R13
+	VMULPS   Z12, Z8, Z8
+	VMOVUPS  Z8, K1, (SI)(R13*1)
+	VMOVUPS  Z8, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000005
+	JLE      beta0_v1
+	MOVQ     40(R10), R13
+	VMULPS   Z12, Z10, Z10
+	VMOVUPS  Z10, K1, (SI)(R13*1)
+	VMOVUPS  Z10, K2, (DI)(R13*1)
+	JMP      beta0_v1
+
+beta0_w0:
 	TESTQ   R12, R12
 	JLE     beta0_v1
 	MOVQ    (R10), R13
 	VMULPS  Z12, Z0, Z0
 	VMOVUPS Z0, K1, (SI)(R13*1)
-	VMOVUPS Z0, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000001
 	JLE     beta0_v1
 	MOVQ    8(R10), R13
 	VMULPS  Z12, Z2, Z2
 	VMOVUPS Z2, K1, (SI)(R13*1)
-	VMOVUPS Z2, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000002
 	JLE     beta0_v1
 	MOVQ    16(R10), R13
 	VMULPS  Z12, Z4, Z4
 	VMOVUPS Z4, K1, (SI)(R13*1)
-	VMOVUPS Z4, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000003
 	JLE     beta0_v1
 	MOVQ    24(R10), R13
 	VMULPS  Z12, Z6, Z6
 	VMOVUPS Z6, K1, (SI)(R13*1)
-	VMOVUPS Z6, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000004
 	JLE     beta0_v1
 	MOVQ    32(R10), R13
 	VMULPS  Z12, Z8, Z8
 	VMOVUPS Z8, K1, (SI)(R13*1)
-	VMOVUPS Z8, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000005
 	JLE     beta0_v1
 	MOVQ    40(R10), R13
 	VMULPS  Z12, Z10, Z10
 	VMOVUPS Z10, K1, (SI)(R13*1)
-	VMOVUPS Z10, K2, (DI)(R13*1)
 
 beta0_v1:
-	MOVQ    32(R9), SI
-	ADDQ    R8, SI
-	MOVQ    40(R9), DI
-	ADDQ    R8, DI
-	KMOVW   48(R9), K1
-	KMOVW   56(R9), K2
+	MOVQ     32(R9), SI
+	ADDQ     R8, SI
+	MOVQ     40(R9), DI
+	ADDQ     R8, DI
+	KMOVW    48(R9), K1
+	KMOVW    56(R9), K2
+	KORTESTW K2, K2
+	JZ       beta0_w1
+	TESTQ    R12, R12
+	JLE      done
+	MOVQ     (R10), R13
+	VMULPS   Z12, Z1, Z1
+	VMOVUPS  Z1, K1, (SI)(R13*1)
+	VMOVUPS  Z1, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000001
+	JLE      done
+	MOVQ     8(R10), R13
+	VMULPS   Z12, Z3, Z3
+	VMOVUPS  Z3, K1, (SI)(R13*1)
+	VMOVUPS  Z3, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000002
+	JLE      done
+	MOVQ     16(R10), R13
+	VMULPS   Z12, Z5, Z5
+	VMOVUPS  Z5, K1, (SI)(R13*1)
+	VMOVUPS  Z5, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000003
+	JLE      done
+	MOVQ     24(R10), R13
+	VMULPS   Z12, Z7, Z7
+	VMOVUPS  Z7, K1, (SI)(R13*1)
+	VMOVUPS  Z7, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000004
+	JLE      done
+	MOVQ     32(R10), R13
+	VMULPS   Z12, Z9, Z9
+	VMOVUPS  Z9, K1, (SI)(R13*1)
+	VMOVUPS  Z9, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000005
+	JLE      done
+	MOVQ     40(R10), R13
+	VMULPS   Z12, Z11, Z11
+	VMOVUPS  Z11, K1, (SI)(R13*1)
+	VMOVUPS  Z11, K2, (DI)(R13*1)
+	JMP      done
+
+beta0_w1:
 	TESTQ   R12, R12
 	JLE     done
 	MOVQ    (R10), R13
 	VMULPS  Z12, Z1, Z1
 	VMOVUPS Z1, K1, (SI)(R13*1)
-	VMOVUPS Z1, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000001
 	JLE     done
 	MOVQ    8(R10), R13
 	VMULPS  Z12, Z3, Z3
 	VMOVUPS Z3, K1, (SI)(R13*1)
-	VMOVUPS Z3, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000002
 	JLE     done
 	MOVQ    16(R10), R13
 	VMULPS  Z12, Z5, Z5
 	VMOVUPS Z5, K1, (SI)(R13*1)
-	VMOVUPS Z5, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000003
 	JLE     done
 	MOVQ    24(R10), R13
 	VMULPS  Z12, Z7, Z7
 	VMOVUPS Z7, K1, (SI)(R13*1)
-	VMOVUPS Z7, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000004
 	JLE     done
 	MOVQ    32(R10), R13
 	VMULPS  Z12, Z9, Z9
 	VMOVUPS Z9, K1, (SI)(R13*1)
-	VMOVUPS Z9, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000005
 	JLE     done
 	MOVQ    40(R10), R13
 	VMULPS  Z12, Z11, Z11
 	VMOVUPS Z11, K1, (SI)(R13*1)
-	VMOVUPS Z11, K2, (DI)(R13*1)
 
 done:
 	VZEROUPPER

@@ -346,6 +346,8 @@ epilogue:
 	ADDQ         R8, DI
 	KMOVW        16(R9), K1
 	KMOVW        24(R9), K2
+	KORTESTW     K2, K2
+	JZ           general_w0
 	TESTQ        R12, R12
 	JLE          general_v1
 	MOVQ         (R10), R13
@@ -394,6 +396,45 @@ epilogue:
 	VFMADD213PS  Z26, Z24, Z20
 	VMOVUPS      Z20, K1, (SI)(R13*1)
 	VMOVUPS      Z20, K2, (DI)(R13*1)
+	JMP          general_v1
+
+general_w0:
+	TESTQ       R12, R12
+	JLE         general_v1
+	MOVQ        (R10), R13
+	VMULPS.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PS Z26, Z24, Z0
+	VMOVUPS     Z0, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000001
+	JLE         general_v1
+	MOVQ        8(R10), R13
+	VMULPS.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PS Z26, Z24, Z4
+	VMOVUPS     Z4, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000002
+	JLE         general_v1
+	MOVQ        16(R10), R13
+	VMULPS.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PS Z26, Z24, Z8
+	VMOVUPS     Z8, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000003
+	JLE         general_v1
+	MOVQ        24(R10), R13
+	VMULPS.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PS Z26, Z24, Z12
+	VMOVUPS     Z12, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000004
+	JLE         general_v1
+	MOVQ        32(R10), R13
+	VMULPS.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PS Z26, Z24, Z16
+	VMOVUPS     Z16, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000005
+	JLE         general_v1
+	MOVQ        40(R10), R13
+	VMULPS.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PS Z26, Z24, Z20
+	VMOVUPS     Z20, K1, (SI)(R13*1)
 
 general_v1:
 	MOVQ        32(R9), SI
@@ -402,6 +443,8 @@ general_v1:
 	ADDQ        R8, DI
 	KMOVW       48(R9), K1
 	KMOVW       56(R9), K2
+	KORTESTW    K2, K2
+	JZ          general_w1
 	TESTQ       R12, R12
 	JLE         general_v2
 	MOVQ        (R10), R13
@@ -450,6 +493,45 @@ general_v1:
 	VFMADD213PS Z26, Z24, Z21
 	VMOVUPS     Z21, K1, (SI)(R13*1)
 	VMOVUPS     Z21, K2, (DI)(R13*1)
+	JMP         general_v2
+
+general_w1:
+	TESTQ       R12, R12
+	JLE         general_v2
+	MOVQ        (R10), R13
+	VMULPS.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PS Z26, Z24, Z1
+	VMOVUPS     Z1, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000001
+	JLE         general_v2
+	MOVQ        8(R10), R13
+	VMULPS.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PS Z26, Z24, Z5
+	VMOVUPS     Z5, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000002
+	JLE         general_v2
+	MOVQ        16(R10), R13
+	VMULPS.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PS Z26, Z24, Z9
+	VMOVUPS     Z9, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000003
+	JLE         general_v2
+	MOVQ        24(R10), R13
+	VMULPS.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PS Z26, Z24, Z13
+	VMOVUPS     Z13, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000004
+	JLE         general_v2
+	MOVQ        32(R10), R13
+	VMULPS.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PS Z26, Z24, Z17
+	VMOVUPS     Z17, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000005
+	JLE         general_v2
+	MOVQ        40(R10), R13
+	VMULPS.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PS Z26, Z24, Z21
+	VMOVUPS     Z21, K1, (SI)(R13*1)
 
 general_v2:
 	MOVQ        64(R9), SI
@@ -458,6 +540,8 @@ general_v2:
 	ADDQ        R8, DI
 	KMOVW       80(R9), K1
 	KMOVW       88(R9), K2
+	KORTESTW    K2, K2
+	JZ          general_w2
 	TESTQ       R12, R12
 	JLE         general_v3
 	MOVQ        (R10), R13
@@ -506,6 +590,45 @@ general_v2:
 	VFMADD213PS Z26, Z24, Z22
 	VMOVUPS     Z22, K1, (SI)(R13*1)
 	VMOVUPS     Z22, K2, (DI)(R13*1)
+	JMP         general_v3
+
+general_w2:
+	TESTQ       R12, R12
+	JLE         general_v3
+	MOVQ        (R10), R13
+	VMULPS.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PS Z26, Z24, Z2
+	VMOVUPS     Z2, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000001
+	JLE         general_v3
+	MOVQ        8(R10), R13
+	VMULPS.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PS Z26, Z24, Z6
+	VMOVUPS     Z6, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000002
+	JLE         general_v3
+	MOVQ        16(R10), R13
+	VMULPS.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PS Z26, Z24, Z10
+	VMOVUPS     Z10, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000003
+	JLE         general_v3
+	MOVQ        24(R10), R13
+	VMULPS.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PS Z26, Z24, Z14
+	VMOVUPS     Z14, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000004
+	JLE         general_v3
+	MOVQ        32(R10), R13
+	VMULPS.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PS Z26, Z24, Z18
+	VMOVUPS     Z18, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000005
+	JLE         general_v3
+	MOVQ        40(R10), R13
+	VMULPS.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PS Z26, Z24, Z22
+	VMOVUPS     Z22, K1, (SI)(R13*1)
 
 general_v3:
 	MOVQ        96(R9), SI
@@ -514,6 +637,8 @@ general_v3:
 	ADDQ        R8, DI
 	KMOVW       112(R9), K1
 	KMOVW       120(R9), K2
+	KORTESTW    K2, K2
+	JZ          general_w3
 	TESTQ       R12, R12
 	JLE         done
 	MOVQ        (R10), R13
@@ -564,6 +689,45 @@ general_v3:
 	VMOVUPS     Z23, K2, (DI)(R13*1)
 	JMP         done
 
+general_w3:
+	TESTQ       R12, R12
+	JLE         done
+	MOVQ        (R10), R13
+	VMULPS.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PS Z26, Z24, Z3
+	VMOVUPS     Z3, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000001
+	JLE         done
+	MOVQ        8(R10), R13
+	VMULPS.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PS Z26, Z24, Z7
+	VMOVUPS     Z7, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000002
+	JLE         done
+	MOVQ        16(R10), R13
+	VMULPS.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PS Z26, Z24, Z11
+	VMOVUPS     Z11, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000003
+	JLE         done
+	MOVQ        24(R10), R13
+	VMULPS.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PS Z26, Z24, Z15
+	VMOVUPS     Z15, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000004
+	JLE         done
+	MOVQ        32(R10), R13
+	VMULPS.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PS Z26, Z24, Z19
+	VMOVUPS     Z19, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000005
+	JLE         done
+	MOVQ        40(R10), R13
+	VMULPS.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PS Z26, Z24, Z23
+	VMOVUPS     Z23, K1, (SI)(R13*1)
+	JMP         done
+
 beta1:
 	MOVQ        (R9), SI
 	ADDQ        R8, SI
@@ -571,6 +735,8 @@ beta1:
 	ADDQ        R8, DI
 	KMOVW       16(R9), K1
 	KMOVW       24(R9), K2
+	KORTESTW    K2, K2
+	JZ          beta1_w0
 	TESTQ       R12, R12
 	JLE         beta1_v1
 	MOVQ        (R10), R13
@@ -619,6 +785,45 @@ beta1:
 	VFMADD213PS Z26, Z24, Z20
 	VMOVUPS     Z20, K1, (SI)(R13*1)
 	VMOVUPS     Z20, K2, (DI)(R13*1)
+	JMP         beta1_v1
+
+beta1_w0:
+	TESTQ       R12, R12
+	JLE         beta1_v1
+	MOVQ        (R10), R13
+	VMOVUPS.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PS Z26, Z24, Z0
+	VMOVUPS     Z0, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000001
+	JLE         beta1_v1
+	MOVQ        8(R10), R13
+	VMOVUPS.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PS Z26, Z24, Z4
+	VMOVUPS     Z4, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000002
+	JLE         beta1_v1
+	MOVQ        16(R10), R13
+	VMOVUPS.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PS Z26, Z24, Z8
+	VMOVUPS     Z8, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000003
+	JLE         beta1_v1
+	MOVQ        24(R10), R13
+	VMOVUPS.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PS Z26, Z24, Z12
+	VMOVUPS     Z12, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000004
+	JLE         beta1_v1
+	MOVQ        32(R10), R13
+	VMOVUPS.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PS Z26, Z24, Z16
+	VMOVUPS     Z16, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000005
+	JLE         beta1_v1
+	MOVQ        40(R10), R13
+	VMOVUPS.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PS Z26, Z24, Z20
+	VMOVUPS     Z20, K1, (SI)(R13*1)
 
 beta1_v1:
 	MOVQ        32(R9), SI
@@ -627,6 +832,8 @@ beta1_v1:
 	ADDQ        R8, DI
 	KMOVW       48(R9), K1
 	KMOVW       56(R9), K2
+	KORTESTW    K2, K2
+	JZ          beta1_w1
 	TESTQ       R12, R12
 	JLE         beta1_v2
 	MOVQ        (R10), R13
@@ -675,6 +882,45 @@ beta1_v1:
 	VFMADD213PS Z26, Z24, Z21
 	VMOVUPS     Z21, K1, (SI)(R13*1)
 	VMOVUPS     Z21, K2, (DI)(R13*1)
+	JMP         beta1_v2
+
+beta1_w1:
+	TESTQ       R12, R12
+	JLE         beta1_v2
+	MOVQ        (R10), R13
+	VMOVUPS.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PS Z26, Z24, Z1
+	VMOVUPS     Z1, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000001
+	JLE         beta1_v2
+	MOVQ        8(R10), R13
+	VMOVUPS.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PS Z26, Z24, Z5
+	VMOVUPS     Z5, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000002
+	JLE         beta1_v2
+	MOVQ        16(R10), R13
+	VMOVUPS.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PS Z26, Z24, Z9
+	VMOVUPS     Z9, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000003
+	JLE         beta1_v2
+	MOVQ        24(R10), R13
+	VMOVUPS.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PS Z26, Z24, Z13
+	VMOVUPS     Z13, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000004
+	JLE         beta1_v2
+	MOVQ        32(R10), R13
+	VMOVUPS.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PS Z26, Z24, Z17
+	VMOVUPS     Z17, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000005
+	JLE         beta1_v2
+	MOVQ        40(R10), R13
+	VMOVUPS.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PS Z26, Z24, Z21
+	VMOVUPS     Z21, K1, (SI)(R13*1)
 
 beta1_v2:
 	MOVQ        64(R9), SI
@@ -683,6 +929,8 @@ beta1_v2:
 	ADDQ        R8, DI
 	KMOVW       80(R9), K1
 	KMOVW       88(R9), K2
+	KORTESTW    K2, K2
+	JZ          beta1_w2
 	TESTQ       R12, R12
 	JLE         beta1_v3
 	MOVQ        (R10), R13
@@ -731,6 +979,45 @@ beta1_v2:
 	VFMADD213PS Z26, Z24, Z22
 	VMOVUPS     Z22, K1, (SI)(R13*1)
 	VMOVUPS     Z22, K2, (DI)(R13*1)
+	JMP         beta1_v3
+
+beta1_w2:
+	TESTQ       R12, R12
+	JLE         beta1_v3
+	MOVQ        (R10), R13
+	VMOVUPS.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PS Z26, Z24, Z2
+	VMOVUPS     Z2, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000001
+	JLE         beta1_v3
+	MOVQ        8(R10), R13
+	VMOVUPS.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PS Z26, Z24, Z6
+	VMOVUPS     Z6, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000002
+	JLE         beta1_v3
+	MOVQ        16(R10), R13
+	VMOVUPS.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PS Z26, Z24, Z10
+	VMOVUPS     Z10, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000003
+	JLE         beta1_v3
+	MOVQ        24(R10), R13
+	VMOVUPS.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PS Z26, Z24, Z14
+	VMOVUPS     Z14, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000004
+	JLE         beta1_v3
+	MOVQ        32(R10), R13
+	VMOVUPS.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PS Z26, Z24, Z18
+	VMOVUPS     Z18, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000005
+	JLE         beta1_v3
+	MOVQ        40(R10), R13
+	VMOVUPS.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PS Z26, Z24, Z22
+	VMOVUPS     Z22, K1, (SI)(R13*1)
 
 beta1_v3:
 	MOVQ        96(R9), SI
@@ -739,6 +1026,8 @@ beta1_v3:
 	ADDQ        R8, DI
 	KMOVW       112(R9), K1
 	KMOVW       120(R9), K2
+	KORTESTW    K2, K2
+	JZ          beta1_w3
 	TESTQ       R12, R12
 	JLE         done
 	MOVQ        (R10), R13
@@ -789,181 +1078,360 @@ beta1_v3:
 	VMOVUPS     Z23, K2, (DI)(R13*1)
 	JMP         done
 
+beta1_w3:
+	TESTQ       R12, R12
+	JLE         done
+	MOVQ        (R10), R13
+	VMOVUPS.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PS Z26, Z24, Z3
+	VMOVUPS     Z3, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000001
+	JLE         done
+	MOVQ        8(R10), R13
+	VMOVUPS.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PS Z26, Z24, Z7
+	VMOVUPS     Z7, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000002
+	JLE         done
+	MOVQ        16(R10), R13
+	VMOVUPS.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PS Z26, Z24, Z11
+	VMOVUPS     Z11, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000003
+	JLE         done
+	MOVQ        24(R10), R13
+	VMOVUPS.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PS Z26, Z24, Z15
+	VMOVUPS     Z15, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000004
+	JLE         done
+	MOVQ        32(R10), R13
+	VMOVUPS.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PS Z26, Z24, Z19
+	VMOVUPS     Z19, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000005
+	JLE         done
+	MOVQ        40(R10), R13
+	VMOVUPS.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PS Z26, Z24, Z23
+	VMOVUPS     Z23, K1, (SI)(R13*1)
+	JMP         done
+
 beta0:
-	MOVQ    (R9), SI
-	ADDQ    R8, SI
-	MOVQ    8(R9), DI
-	ADDQ    R8, DI
-	KMOVW   16(R9), K1
-	KMOVW   24(R9), K2
+	MOVQ     (R9), SI
+	ADDQ     R8, SI
+	MOVQ     8(R9), DI
+	ADDQ     R8, DI
+	KMOVW    16(R9), K1
+	KMOVW    24(R9), K2
+	KORTESTW K2, K2
+	JZ       beta0_w0
+	TESTQ    R12, R12
+	JLE      beta0_v1
+	MOVQ     (R10), R13
+	VMULPS   Z24, Z0, Z0
+	VMOVUPS  Z0, K1, (SI)(R13*1)
+	VMOVUPS  Z0, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000001
+	JLE      beta0_v1
+	MOVQ     8(R10), R13
+	VMULPS   Z24, Z4, Z4
+	VMOVUPS  Z4, K1, (SI)(R13*1)
+	VMOVUPS  Z4, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000002
+	JLE      beta0_v1
+	MOVQ     16(R10), R13
+	VMULPS   Z24, Z8, Z8
+	VMOVUPS  Z8, K1, (SI)(R13*1)
+	VMOVUPS  Z8, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000003
+	JLE      beta0_v1
+	MOVQ     24(R10), R13
+	VMULPS   Z24, Z12, Z12
+	VMOVUPS  Z12, K1, (SI)(R13*1)
+	VMOVUPS  Z12, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000004
+	JLE      beta0_v1
+	MOVQ     32(R10), R13
+	VMULPS   Z24, Z16, Z16
+	VMOVUPS  Z16, K1, (SI)(R13*1)
+	VMOVUPS  Z16, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000005
+	JLE      beta0_v1
+	MOVQ     40(R10), R13
+	VMULPS   Z24, Z20, Z20
+	VMOVUPS  Z20, K1, (SI)(R13*1)
+	VMOVUPS  Z20, K2, (DI)(R13*1)
+	JMP      beta0_v1
+
+beta0_w0:
 	TESTQ   R12, R12
 	JLE     beta0_v1
 	MOVQ    (R10), R13
 	VMULPS  Z24, Z0, Z0
 	VMOVUPS Z0, K1, (SI)(R13*1)
-	VMOVUPS Z0, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000001
 	JLE     beta0_v1
 	MOVQ    8(R10), R13
 	VMULPS  Z24, Z4, Z4
 	VMOVUPS Z4, K1, (SI)(R13*1)
-	VMOVUPS Z4, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000002
 	JLE     beta0_v1
 	MOVQ    16(R10), R13
 	VMULPS  Z24, Z8, Z8
 	VMOVUPS Z8, K1, (SI)(R13*1)
-	VMOVUPS Z8, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000003
 	JLE     beta0_v1
 	MOVQ    24(R10), R13
 	VMULPS  Z24, Z12, Z12
 	VMOVUPS Z12, K1, (SI)(R13*1)
-	VMOVUPS Z12, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000004
 	JLE     beta0_v1
 	MOVQ    32(R10), R13
 	VMULPS  Z24, Z16, Z16
 	VMOVUPS Z16, K1, (SI)(R13*1)
-	VMOVUPS Z16, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000005
 	JLE     beta0_v1
 	MOVQ    40(R10), R13
 	VMULPS  Z24, Z20, Z20
 	VMOVUPS Z20, K1, (SI)(R13*1)
-	VMOVUPS Z20, K2, (DI)(R13*1)
 
 beta0_v1:
-	MOVQ    32(R9), SI
-	ADDQ    R8, SI
-	MOVQ    40(R9), DI
-	ADDQ    R8, DI
-	KMOVW   48(R9), K1
-	KMOVW   56(R9), K2
+	MOVQ     32(R9), SI
+	ADDQ     R8, SI
+	MOVQ     40(R9), DI
+	ADDQ     R8, DI
+	KMOVW    48(R9), K1
+	KMOVW    56(R9), K2
+	KORTESTW K2, K2
+	JZ       beta0_w1
+	TESTQ    R12, R12
+	JLE      beta0_v2
+	MOVQ     (R10), R13
+	VMULPS   Z24, Z1, Z1
+	VMOVUPS  Z1, K1, (SI)(R13*1)
+	VMOVUPS  Z1, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000001
+	JLE      beta0_v2
+	MOVQ     8(R10), R13
+	VMULPS   Z24, Z5, Z5
+	VMOVUPS  Z5, K1, (SI)(R13*1)
+	VMOVUPS  Z5, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000002
+	JLE      beta0_v2
+	MOVQ     16(R10), R13
+	VMULPS   Z24, Z9, Z9
+	VMOVUPS  Z9, K1, (SI)(R13*1)
+	VMOVUPS  Z9, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000003
+	JLE      beta0_v2
+	MOVQ     24(R10), R13
+	VMULPS   Z24, Z13, Z13
+	VMOVUPS  Z13, K1, (SI)(R13*1)
+	VMOVUPS  Z13, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000004
+	JLE      beta0_v2
+	MOVQ     32(R10), R13
+	VMULPS   Z24, Z17, Z17
+	VMOVUPS  Z17, K1, (SI)(R13*1)
+	VMOVUPS  Z17, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000005
+	JLE      beta0_v2
+	MOVQ     40(R10), R13
+	VMULPS   Z24, Z21, Z21
+	VMOVUPS  Z21, K1, (SI)(R13*1)
+	VMOVUPS  Z21, K2, (DI)(R13*1)
+	JMP      beta0_v2
+
+beta0_w1:
 	TESTQ   R12, R12
 	JLE     beta0_v2
 	MOVQ    (R10), R13
 	VMULPS  Z24, Z1, Z1
 	VMOVUPS Z1, K1, (SI)(R13*1)
-	VMOVUPS Z1, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000001
 	JLE     beta0_v2
 	MOVQ    8(R10), R13
 	VMULPS  Z24, Z5, Z5
 	VMOVUPS Z5, K1, (SI)(R13*1)
-	VMOVUPS Z5, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000002
 	JLE     beta0_v2
 	MOVQ    16(R10), R13
 	VMULPS  Z24, Z9, Z9
 	VMOVUPS Z9, K1, (SI)(R13*1)
-	VMOVUPS Z9, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000003
 	JLE     beta0_v2
 	MOVQ    24(R10), R13
 	VMULPS  Z24, Z13, Z13
 	VMOVUPS Z13, K1, (SI)(R13*1)
-	VMOVUPS Z13, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000004
 	JLE     beta0_v2
 	MOVQ    32(R10), R13
 	VMULPS  Z24, Z17, Z17
 	VMOVUPS Z17, K1, (SI)(R13*1)
-	VMOVUPS Z17, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000005
 	JLE     beta0_v2
 	MOVQ    40(R10), R13
 	VMULPS  Z24, Z21, Z21
 	VMOVUPS Z21, K1, (SI)(R13*1)
-	VMOVUPS Z21, K2, (DI)(R13*1)
 
 beta0_v2:
-	MOVQ    64(R9), SI
-	ADDQ    R8, SI
-	MOVQ    72(R9), DI
-	ADDQ    R8, DI
-	KMOVW   80(R9), K1
-	KMOVW   88(R9), K2
+	MOVQ     64(R9), SI
+	ADDQ     R8, SI
+	MOVQ     72(R9), DI
+	ADDQ     R8, DI
+	KMOVW    80(R9), K1
+	KMOVW    88(R9), K2
+	KORTESTW K2, K2
+	JZ       beta0_w2
+	TESTQ    R12, R12
+	JLE      beta0_v3
+	MOVQ     (R10), R13
+	VMULPS   Z24, Z2, Z2
+	VMOVUPS  Z2, K1, (SI)(R13*1)
+	VMOVUPS  Z2, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000001
+	JLE      beta0_v3
+	MOVQ     8(R10), R13
+	VMULPS   Z24, Z6, Z6
+	VMOVUPS  Z6, K1, (SI)(R13*1)
+	VMOVUPS  Z6, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000002
+	JLE      beta0_v3
+	MOVQ     16(R10), R13
+	VMULPS   Z24, Z10, Z10
+	VMOVUPS  Z10, K1, (SI)(R13*1)
+	VMOVUPS  Z10, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000003
+	JLE      beta0_v3
+	MOVQ     24(R10), R13
+	VMULPS   Z24, Z14, Z14
+	VMOVUPS  Z14, K1, (SI)(R13*1)
+	VMOVUPS  Z14, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000004
+	JLE      beta0_v3
+	MOVQ     32(R10), R13
+	VMULPS   Z24, Z18, Z18
+	VMOVUPS  Z18, K1, (SI)(R13*1)
+	VMOVUPS  Z18, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000005
+	JLE      beta0_v3
+	MOVQ     40(R10), R13
+	VMULPS   Z24, Z22, Z22
+	VMOVUPS  Z22, K1, (SI)(R13*1)
+	VMOVUPS  Z22, K2, (DI)(R13*1)
+	JMP      beta0_v3
+
+beta0_w2:
 	TESTQ   R12, R12
 	JLE     beta0_v3
 	MOVQ    (R10), R13
 	VMULPS  Z24, Z2, Z2
 	VMOVUPS Z2, K1, (SI)(R13*1)
-	VMOVUPS Z2, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000001
 	JLE     beta0_v3
 	MOVQ    8(R10), R13
 	VMULPS  Z24, Z6, Z6
 	VMOVUPS Z6, K1, (SI)(R13*1)
-	VMOVUPS Z6, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000002
 	JLE     beta0_v3
 	MOVQ    16(R10), R13
 	VMULPS  Z24, Z10, Z10
 	VMOVUPS Z10, K1, (SI)(R13*1)
-	VMOVUPS Z10, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000003
 	JLE     beta0_v3
 	MOVQ    24(R10), R13
 	VMULPS  Z24, Z14, Z14
 	VMOVUPS Z14, K1, (SI)(R13*1)
-	VMOVUPS Z14, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000004
 	JLE     beta0_v3
 	MOVQ    32(R10), R13
 	VMULPS  Z24, Z18, Z18
 	VMOVUPS Z18, K1, (SI)(R13*1)
-	VMOVUPS Z18, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000005
 	JLE     beta0_v3
 	MOVQ    40(R10), R13
 	VMULPS  Z24, Z22, Z22
 	VMOVUPS Z22, K1, (SI)(R13*1)
-	VMOVUPS Z22, K2, (DI)(R13*1)
 
 beta0_v3:
-	MOVQ    96(R9), SI
-	ADDQ    R8, SI
-	MOVQ    104(R9), DI
-	ADDQ    R8, DI
-	KMOVW   112(R9), K1
-	KMOVW   120(R9), K2
+	MOVQ     96(R9), SI
+	ADDQ     R8, SI
+	MOVQ     104(R9), DI
+	ADDQ     R8, DI
+	KMOVW    112(R9), K1
+	KMOVW    120(R9), K2
+	KORTESTW K2, K2
+	JZ       beta0_w3
+	TESTQ    R12, R12
+	JLE      done
+	MOVQ     (R10), R13
+	VMULPS   Z24, Z3, Z3
+	VMOVUPS  Z3, K1, (SI)(R13*1)
+	VMOVUPS  Z3, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000001
+	JLE      done
+	MOVQ     8(R10), R13
+	VMULPS   Z24, Z7, Z7
+	VMOVUPS  Z7, K1, (SI)(R13*1)
+	VMOVUPS  Z7, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000002
+	JLE      done
+	MOVQ     16(R10), R13
+	VMULPS   Z24, Z11, Z11
+	VMOVUPS  Z11, K1, (SI)(R13*1)
+	VMOVUPS  Z11, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000003
+	JLE      done
+	MOVQ     24(R10), R13
+	VMULPS   Z24, Z15, Z15
+	VMOVUPS  Z15, K1, (SI)(R13*1)
+	VMOVUPS  Z15, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000004
+	JLE      done
+	MOVQ     32(R10), R13
+	VMULPS   Z24, Z19, Z19
+	VMOVUPS  Z19, K1, (SI)(R13*1)
+	VMOVUPS  Z19, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000005
+	JLE      done
+	MOVQ     40(R10), R13
+	VMULPS   Z24, Z23, Z23
+	VMOVUPS  Z23, K1, (SI)(R13*1)
+	VMOVUPS  Z23, K2, (DI)(R13*1)
+	JMP      done
+
+beta0_w3:
 	TESTQ   R12, R12
 	JLE     done
 	MOVQ    (R10), R13
 	VMULPS  Z24, Z3, Z3
 	VMOVUPS Z3, K1, (SI)(R13*1)
-	VMOVUPS Z3, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000001
 	JLE     done
 	MOVQ    8(R10), R13
 	VMULPS  Z24, Z7, Z7
 	VMOVUPS Z7, K1, (SI)(R13*1)
-	VMOVUPS Z7, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000002
 	JLE     done
 	MOVQ    16(R10), R13
 	VMULPS  Z24, Z11, Z11
 	VMOVUPS Z11, K1, (SI)(R13*1)
-	VMOVUPS Z11, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000003
 	JLE     done
 	MOVQ    24(R10), R13
 	VMULPS  Z24, Z15, Z15
 	VMOVUPS Z15, K1, (SI)(R13*1)
-	VMOVUPS Z15, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000004
 	JLE     done
 	MOVQ    32(R10), R13
 	VMULPS  Z24, Z19, Z19
 	VMOVUPS Z19, K1, (SI)(R13*1)
-	VMOVUPS Z19, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000005
 	JLE     done
 	MOVQ    40(R10), R13
 	VMULPS  Z24, Z23, Z23
 	VMOVUPS Z23, K1, (SI)(R13*1)
-	VMOVUPS Z23, K2, (DI)(R13*1)
 
 done:
 	VZEROUPPER

@@ -218,6 +218,8 @@ epilogue:
 	ADDQ         R8, DI
 	KMOVW        16(R9), K1
 	KMOVW        24(R9), K2
+	KORTESTW     K2, K2
+	JZ           general_w0
 	TESTQ        R12, R12
 	JLE          general_v1
 	MOVQ         (R10), R13
@@ -266,6 +268,45 @@ epilogue:
 	VFMADD213PD  Z14, Z12, Z10
 	VMOVUPD      Z10, K1, (SI)(R13*1)
 	VMOVUPD      Z10, K2, (DI)(R13*1)
+	JMP          general_v1
+
+general_w0:
+	TESTQ       R12, R12
+	JLE         general_v1
+	MOVQ        (R10), R13
+	VMULPD.Z    (SI)(R13*1), Z13, K1, Z14
+	VFMADD213PD Z14, Z12, Z0
+	VMOVUPD     Z0, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000001
+	JLE         general_v1
+	MOVQ        8(R10), R13
+	VMULPD.Z    (SI)(R13*1), Z13, K1, Z14
+	VFMADD213PD Z14, Z12, Z2
+	VMOVUPD     Z2, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000002
+	JLE         general_v1
+	MOVQ        16(R10), R13
+	VMULPD.Z    (SI)(R13*1), Z13, K1, Z14
+	VFMADD213PD Z14, Z12, Z4
+	VMOVUPD     Z4, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000003
+	JLE         general_v1
+	MOVQ        24(R10), R13
+	VMULPD.Z    (SI)(R13*1), Z13, K1, Z14
+	VFMADD213PD Z14, Z12, Z6
+	VMOVUPD     Z6, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000004
+	JLE         general_v1
+	MOVQ        32(R10), R13
+	VMULPD.Z    (SI)(R13*1), Z13, K1, Z14
+	VFMADD213PD Z14, Z12, Z8
+	VMOVUPD     Z8, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000005
+	JLE         general_v1
+	MOVQ        40(R10), R13
+	VMULPD.Z    (SI)(R13*1), Z13, K1, Z14
+	VFMADD213PD Z14, Z12, Z10
+	VMOVUPD     Z10, K1, (SI)(R13*1)
 
 general_v1:
 	MOVQ        32(R9), SI
@@ -274,6 +315,8 @@ general_v1:
 	ADDQ        R8, DI
 	KMOVW       48(R9), K1
 	KMOVW       56(R9), K2
+	KORTESTW    K2, K2
+	JZ          general_w1
 	TESTQ       R12, R12
 	JLE         done
 	MOVQ        (R10), R13
@@ -324,6 +367,45 @@ general_v1:
 	VMOVUPD     Z11, K2, (DI)(R13*1)
 	JMP         done
 
+general_w1:
+	TESTQ       R12, R12
+	JLE         done
+	MOVQ        (R10), R13
+	VMULPD.Z    (SI)(R13*1), Z13, K1, Z14
+	VFMADD213PD Z14, Z12, Z1
+	VMOVUPD     Z1, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000001
+	JLE         done
+	MOVQ        8(R10), R13
+	VMULPD.Z    (SI)(R13*1), Z13, K1, Z14
+	VFMADD213PD Z14, Z12, Z3
+	VMOVUPD     Z3, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000002
+	JLE         done
+	MOVQ        16(R10), R13
+	VMULPD.Z    (SI)(R13*1), Z13, K1, Z14
+	VFMADD213PD Z14, Z12, Z5
+	VMOVUPD     Z5, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000003
+	JLE         done
+	MOVQ        24(R10), R13
+	VMULPD.Z    (SI)(R13*1), Z13, K1, Z14
+	VFMADD213PD Z14, Z12, Z7
+	VMOVUPD     Z7, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000004
+	JLE         done
+	MOVQ        32(R10), R13
+	VMULPD.Z    (SI)(R13*1), Z13, K1, Z14
+	VFMADD213PD Z14, Z12, Z9
+	VMOVUPD     Z9, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000005
+	JLE         done
+	MOVQ        40(R10), R13
+	VMULPD.Z    (SI)(R13*1), Z13, K1, Z14
+	VFMADD213PD Z14, Z12, Z11
+	VMOVUPD     Z11, K1, (SI)(R13*1)
+	JMP         done
+
 beta1:
 	MOVQ        (R9), SI
 	ADDQ        R8, SI
@@ -331,6 +413,8 @@ beta1:
 	ADDQ        R8, DI
 	KMOVW       16(R9), K1
 	KMOVW       24(R9), K2
+	KORTESTW    K2, K2
+	JZ          beta1_w0
 	TESTQ       R12, R12
 	JLE         beta1_v1
 	MOVQ        (R10), R13
@@ -379,6 +463,45 @@ beta1:
 	VFMADD213PD Z14, Z12, Z10
 	VMOVUPD     Z10, K1, (SI)(R13*1)
 	VMOVUPD     Z10, K2, (DI)(R13*1)
+	JMP         beta1_v1
+
+beta1_w0:
+	TESTQ       R12, R12
+	JLE         beta1_v1
+	MOVQ        (R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z14
+	VFMADD213PD Z14, Z12, Z0
+	VMOVUPD     Z0, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000001
+	JLE         beta1_v1
+	MOVQ        8(R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z14
+	VFMADD213PD Z14, Z12, Z2
+	VMOVUPD     Z2, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000002
+	JLE         beta1_v1
+	MOVQ        16(R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z14
+	VFMADD213PD Z14, Z12, Z4
+	VMOVUPD     Z4, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000003
+	JLE         beta1_v1
+	MOVQ        24(R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z14
+	VFMADD213PD Z14, Z12, Z6
+	VMOVUPD     Z6, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000004
+	JLE         beta1_v1
+	MOVQ        32(R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z14
+	VFMADD213PD Z14, Z12, Z8
+	VMOVUPD     Z8, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000005
+	JLE         beta1_v1
+	MOVQ        40(R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z14
+	VFMADD213PD Z14, Z12, Z10
+	VMOVUPD     Z10, K1, (SI)(R13*1)
 
 beta1_v1:
 	MOVQ        32(R9), SI
@@ -387,6 +510,8 @@ beta1_v1:
 	ADDQ        R8, DI
 	KMOVW       48(R9), K1
 	KMOVW       56(R9), K2
+	KORTESTW    K2, K2
+	JZ          beta1_w1
 	TESTQ       R12, R12
 	JLE         done
 	MOVQ        (R10), R13
@@ -437,93 +562,202 @@ beta1_v1:
 	VMOVUPD     Z11, K2, (DI)(R13*1)
 	JMP         done
 
+beta1_w1:
+	TESTQ       R12, R12
+	JLE         done
+	MOVQ        (R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z14
+	VFMADD213PD Z14, Z12, Z1
+	VMOVUPD     Z1, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000001
+	JLE         done
+	MOVQ        8(R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z14
+	VFMADD213PD Z14, Z12, Z3
+	VMOVUPD     Z3, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000002
+	JLE         done
+	MOVQ        16(R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z14
+	VFMADD213PD Z14, Z12, Z5
+	VMOVUPD     Z5, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000003
+	JLE         done
+	MOVQ        24(R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z14
+	VFMADD213PD Z14, Z12, Z7
+	VMOVUPD     Z7, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000004
+	JLE         done
+	MOVQ        32(R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z14
+	VFMADD213PD Z14, Z12, Z9
+	VMOVUPD     Z9, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000005
+	JLE         done
+	MOVQ        40(R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z14
+	VFMADD213PD Z14, Z12, Z11
+	VMOVUPD     Z11, K1, (SI)(R13*1)
+	JMP         done
+
 beta0:
-	MOVQ    (R9), SI
-	ADDQ    R8, SI
-	MOVQ    8(R9), DI
-	ADDQ    R8, DI
-	KMOVW   16(R9), K1
-	KMOVW   24(R9), K2
+	MOVQ     (R9), SI
+	ADDQ     R8, SI
+	MOVQ     8(R9), DI
+	ADDQ     R8, DI
+	KMOVW    16(R9), K1
+	KMOVW    24(R9), K2
+	KORTESTW K2, K2
+	JZ       beta0_w0
+	TESTQ    R12, R12
+	JLE      beta0_v1
+	MOVQ     (R10), R13
+	VMULPD   Z12, Z0, Z0
+	VMOVUPD  Z0, K1, (SI)(R13*1)
+	VMOVUPD  Z0, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000001
+	JLE      beta0_v1
+	MOVQ     8(R10), R13
+	VMULPD   Z12, Z2, Z2
+	VMOVUPD  Z2, K1, (SI)(R13*1)
+	VMOVUPD  Z2, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000002
+	JLE      beta0_v1
+	MOVQ     16(R10), R13
+	VMULPD   Z12, Z4, Z4
+	VMOVUPD  Z4, K1, (SI)(R13*1)
+	VMOVUPD  Z4, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000003
+	JLE      beta0_v1
+	MOVQ     24(R10), R13
+	VMULPD   Z12, Z6, Z6
+	VMOVUPD  Z6, K1, (SI)(R13*1)
+	VMOVUPD  Z6, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000004
+	JLE      beta0_v1
+	MOVQ     32(R10), R13
+	VMULPD   Z12, Z8, Z8
+	VMOVUPD  Z8, K1, (SI)(R13*1)
+	VMOVUPD  Z8, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000005
+	JLE      beta0_v1
+	MOVQ     40(R10), R13
+	VMULPD   Z12, Z10, Z10
+	VMOVUPD  Z10, K1, (SI)(R13*1)
+	VMOVUPD  Z10, K2, (DI)(R13*1)
+	JMP      beta0_v1
+
+beta0_w0:
 	TESTQ   R12, R12
 	JLE     beta0_v1
 	MOVQ    (R10), R13
 	VMULPD  Z12, Z0, Z0
 	VMOVUPD Z0, K1, (SI)(R13*1)
-	VMOVUPD Z0, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000001
 	JLE     beta0_v1
 	MOVQ    8(R10), R13
 	VMULPD  Z12, Z2, Z2
 	VMOVUPD Z2, K1, (SI)(R13*1)
-	VMOVUPD Z2, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000002
 	JLE     beta0_v1
 	MOVQ    16(R10), R13
 	VMULPD  Z12, Z4, Z4
 	VMOVUPD Z4, K1, (SI)(R13*1)
-	VMOVUPD Z4, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000003
 	JLE     beta0_v1
 	MOVQ    24(R10), R13
 	VMULPD  Z12, Z6, Z6
 	VMOVUPD Z6, K1, (SI)(R13*1)
-	VMOVUPD Z6, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000004
 	JLE     beta0_v1
 	MOVQ    32(R10), R13
 	VMULPD  Z12, Z8, Z8
 	VMOVUPD Z8, K1, (SI)(R13*1)
-	VMOVUPD Z8, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000005
 	JLE     beta0_v1
 	MOVQ    40(R10), R13
 	VMULPD  Z12, Z10, Z10
 	VMOVUPD Z10, K1, (SI)(R13*1)
-	VMOVUPD Z10, K2, (DI)(R13*1)
 
 beta0_v1:
-	MOVQ    32(R9), SI
-	ADDQ    R8, SI
-	MOVQ    40(R9), DI
-	ADDQ    R8, DI
-	KMOVW   48(R9), K1
-	KMOVW   56(R9), K2
+	MOVQ     32(R9), SI
+	ADDQ     R8, SI
+	MOVQ     40(R9), DI
+	ADDQ     R8, DI
+	KMOVW    48(R9), K1
+	KMOVW    56(R9), K2
+	KORTESTW K2, K2
+	JZ       beta0_w1
+	TESTQ    R12, R12
+	JLE      done
+	MOVQ     (R10), R13
+	VMULPD   Z12, Z1, Z1
+	VMOVUPD  Z1, K1, (SI)(R13*1)
+	VMOVUPD  Z1, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000001
+	JLE      done
+	MOVQ     8(R10), R13
+	VMULPD   Z12, Z3, Z3
+	VMOVUPD  Z3, K1, (SI)(R13*1)
+	VMOVUPD  Z3, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000002
+	JLE      done
+	MOVQ     16(R10), R13
+	VMULPD   Z12, Z5, Z5
+	VMOVUPD  Z5, K1, (SI)(R13*1)
+	VMOVUPD  Z5, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000003
+	JLE      done
+	MOVQ     24(R10), R13
+	VMULPD   Z12, Z7, Z7
+	VMOVUPD  Z7, K1, (SI)(R13*1)
+	VMOVUPD  Z7, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000004
+	JLE      done
+	MOVQ     32(R10), R13
+	VMULPD   Z12, Z9, Z9
+	VMOVUPD  Z9, K1, (SI)(R13*1)
+	VMOVUPD  Z9, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000005
+	JLE      done
+	MOVQ     40(R10), R13
+	VMULPD   Z12, Z11, Z11
+	VMOVUPD  Z11, K1, (SI)(R13*1)
+	VMOVUPD  Z11, K2, (DI)(R13*1)
+	JMP      done
+
+beta0_w1:
 	TESTQ   R12, R12
 	JLE     done
 	MOVQ    (R10), R13
 	VMULPD  Z12, Z1, Z1
 	VMOVUPD Z1, K1, (SI)(R13*1)
-	VMOVUPD Z1, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000001
 	JLE     done
 	MOVQ    8(R10), R13
 	VMULPD  Z12, Z3, Z3
 	VMOVUPD Z3, K1, (SI)(R13*1)
-	VMOVUPD Z3, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000002
 	JLE     done
 	MOVQ    16(R10), R13
 	VMULPD  Z12, Z5, Z5
 	VMOVUPD Z5, K1, (SI)(R13*1)
-	VMOVUPD Z5, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000003
 	JLE     done
 	MOVQ    24(R10), R13
 	VMULPD  Z12, Z7, Z7
 	VMOVUPD Z7, K1, (SI)(R13*1)
-	VMOVUPD Z7, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000004
 	JLE     done
 	MOVQ    32(R10), R13
 	VMULPD  Z12, Z9, Z9
 	VMOVUPD Z9, K1, (SI)(R13*1)
-	VMOVUPD Z9, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000005
 	JLE     done
 	MOVQ    40(R10), R13
 	VMULPD  Z12, Z11, Z11
 	VMOVUPD Z11, K1, (SI)(R13*1)
-	VMOVUPD Z11, K2, (DI)(R13*1)
 
 done:
 	VZEROUPPER

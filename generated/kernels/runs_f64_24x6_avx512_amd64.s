@@ -283,6 +283,8 @@ epilogue:
 	ADDQ         R8, DI
 	KMOVW        16(R9), K1
 	KMOVW        24(R9), K2
+	KORTESTW     K2, K2
+	JZ           general_w0
 	TESTQ        R12, R12
 	JLE          general_v1
 	MOVQ         (R10), R13
@@ -331,6 +333,45 @@ epilogue:
 	VFMADD213PD  Z20, Z18, Z15
 	VMOVUPD      Z15, K1, (SI)(R13*1)
 	VMOVUPD      Z15, K2, (DI)(R13*1)
+	JMP          general_v1
+
+general_w0:
+	TESTQ       R12, R12
+	JLE         general_v1
+	MOVQ        (R10), R13
+	VMULPD.Z    (SI)(R13*1), Z19, K1, Z20
+	VFMADD213PD Z20, Z18, Z0
+	VMOVUPD     Z0, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000001
+	JLE         general_v1
+	MOVQ        8(R10), R13
+	VMULPD.Z    (SI)(R13*1), Z19, K1, Z20
+	VFMADD213PD Z20, Z18, Z3
+	VMOVUPD     Z3, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000002
+	JLE         general_v1
+	MOVQ        16(R10), R13
+	VMULPD.Z    (SI)(R13*1), Z19, K1, Z20
+	VFMADD213PD Z20, Z18, Z6
+	VMOVUPD     Z6, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000003
+	JLE         general_v1
+	MOVQ        24(R10), R13
+	VMULPD.Z    (SI)(R13*1), Z19, K1, Z20
+	VFMADD213PD Z20, Z18, Z9
+	VMOVUPD     Z9, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000004
+	JLE         general_v1
+	MOVQ        32(R10), R13
+	VMULPD.Z    (SI)(R13*1), Z19, K1, Z20
+	VFMADD213PD Z20, Z18, Z12
+	VMOVUPD     Z12, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000005
+	JLE         general_v1
+	MOVQ        40(R10), R13
+	VMULPD.Z    (SI)(R13*1), Z19, K1, Z20
+	VFMADD213PD Z20, Z18, Z15
+	VMOVUPD     Z15, K1, (SI)(R13*1)
 
 general_v1:
 	MOVQ        32(R9), SI
@@ -339,6 +380,8 @@ general_v1:
 	ADDQ        R8, DI
 	KMOVW       48(R9), K1
 	KMOVW       56(R9), K2
+	KORTESTW    K2, K2
+	JZ          general_w1
 	TESTQ       R12, R12
 	JLE         general_v2
 	MOVQ        (R10), R13
@@ -387,6 +430,45 @@ general_v1:
 	VFMADD213PD Z20, Z18, Z16
 	VMOVUPD     Z16, K1, (SI)(R13*1)
 	VMOVUPD     Z16, K2, (DI)(R13*1)
+	JMP         general_v2
+
+general_w1:
+	TESTQ       R12, R12
+	JLE         general_v2
+	MOVQ        (R10), R13
+	VMULPD.Z    (SI)(R13*1), Z19, K1, Z20
+	VFMADD213PD Z20, Z18, Z1
+	VMOVUPD     Z1, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000001
+	JLE         general_v2
+	MOVQ        8(R10), R13
+	VMULPD.Z    (SI)(R13*1), Z19, K1, Z20
+	VFMADD213PD Z20, Z18, Z4
+	VMOVUPD     Z4, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000002
+	JLE         general_v2
+	MOVQ        16(R10), R13
+	VMULPD.Z    (SI)(R13*1), Z19, K1, Z20
+	VFMADD213PD Z20, Z18, Z7
+	VMOVUPD     Z7, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000003
+	JLE         general_v2
+	MOVQ        24(R10), R13
+	VMULPD.Z    (SI)(R13*1), Z19, K1, Z20
+	VFMADD213PD Z20, Z18, Z10
+	VMOVUPD     Z10, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000004
+	JLE         general_v2
+	MOVQ        32(R10), R13
+	VMULPD.Z    (SI)(R13*1), Z19, K1, Z20
+	VFMADD213PD Z20, Z18, Z13
+	VMOVUPD     Z13, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000005
+	JLE         general_v2
+	MOVQ        40(R10), R13
+	VMULPD.Z    (SI)(R13*1), Z19, K1, Z20
+	VFMADD213PD Z20, Z18, Z16
+	VMOVUPD     Z16, K1, (SI)(R13*1)
 
 general_v2:
 	MOVQ        64(R9), SI
@@ -395,6 +477,8 @@ general_v2:
 	ADDQ        R8, DI
 	KMOVW       80(R9), K1
 	KMOVW       88(R9), K2
+	KORTESTW    K2, K2
+	JZ          general_w2
 	TESTQ       R12, R12
 	JLE         done
 	MOVQ        (R10), R13
@@ -445,6 +529,45 @@ general_v2:
 	VMOVUPD     Z17, K2, (DI)(R13*1)
 	JMP         done
 
+general_w2:
+	TESTQ       R12, R12
+	JLE         done
+	MOVQ        (R10), R13
+	VMULPD.Z    (SI)(R13*1), Z19, K1, Z20
+	VFMADD213PD Z20, Z18, Z2
+	VMOVUPD     Z2, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000001
+	JLE         done
+	MOVQ        8(R10), R13
+	VMULPD.Z    (SI)(R13*1), Z19, K1, Z20
+	VFMADD213PD Z20, Z18, Z5
+	VMOVUPD     Z5, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000002
+	JLE         done
+	MOVQ        16(R10), R13
+	VMULPD.Z    (SI)(R13*1), Z19, K1, Z20
+	VFMADD213PD Z20, Z18, Z8
+	VMOVUPD     Z8, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000003
+	JLE         done
+	MOVQ        24(R10), R13
+	VMULPD.Z    (SI)(R13*1), Z19, K1, Z20
+	VFMADD213PD Z20, Z18, Z11
+	VMOVUPD     Z11, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000004
+	JLE         done
+	MOVQ        32(R10), R13
+	VMULPD.Z    (SI)(R13*1), Z19, K1, Z20
+	VFMADD213PD Z20, Z18, Z14
+	VMOVUPD     Z14, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000005
+	JLE         done
+	MOVQ        40(R10), R13
+	VMULPD.Z    (SI)(R13*1), Z19, K1, Z20
+	VFMADD213PD Z20, Z18, Z17
+	VMOVUPD     Z17, K1, (SI)(R13*1)
+	JMP         done
+
 beta1:
 	MOVQ        (R9), SI
 	ADDQ        R8, SI
@@ -452,6 +575,8 @@ beta1:
 	ADDQ        R8, DI
 	KMOVW       16(R9), K1
 	KMOVW       24(R9), K2
+	KORTESTW    K2, K2
+	JZ          beta1_w0
 	TESTQ       R12, R12
 	JLE         beta1_v1
 	MOVQ        (R10), R13
@@ -500,6 +625,45 @@ beta1:
 	VFMADD213PD Z20, Z18, Z15
 	VMOVUPD     Z15, K1, (SI)(R13*1)
 	VMOVUPD     Z15, K2, (DI)(R13*1)
+	JMP         beta1_v1
+
+beta1_w0:
+	TESTQ       R12, R12
+	JLE         beta1_v1
+	MOVQ        (R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z20
+	VFMADD213PD Z20, Z18, Z0
+	VMOVUPD     Z0, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000001
+	JLE         beta1_v1
+	MOVQ        8(R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z20
+	VFMADD213PD Z20, Z18, Z3
+	VMOVUPD     Z3, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000002
+	JLE         beta1_v1
+	MOVQ        16(R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z20
+	VFMADD213PD Z20, Z18, Z6
+	VMOVUPD     Z6, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000003
+	JLE         beta1_v1
+	MOVQ        24(R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z20
+	VFMADD213PD Z20, Z18, Z9
+	VMOVUPD     Z9, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000004
+	JLE         beta1_v1
+	MOVQ        32(R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z20
+	VFMADD213PD Z20, Z18, Z12
+	VMOVUPD     Z12, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000005
+	JLE         beta1_v1
+	MOVQ        40(R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z20
+	VFMADD213PD Z20, Z18, Z15
+	VMOVUPD     Z15, K1, (SI)(R13*1)
 
 beta1_v1:
 	MOVQ        32(R9), SI
@@ -508,6 +672,8 @@ beta1_v1:
 	ADDQ        R8, DI
 	KMOVW       48(R9), K1
 	KMOVW       56(R9), K2
+	KORTESTW    K2, K2
+	JZ          beta1_w1
 	TESTQ       R12, R12
 	JLE         beta1_v2
 	MOVQ        (R10), R13
@@ -556,6 +722,45 @@ beta1_v1:
 	VFMADD213PD Z20, Z18, Z16
 	VMOVUPD     Z16, K1, (SI)(R13*1)
 	VMOVUPD     Z16, K2, (DI)(R13*1)
+	JMP         beta1_v2
+
+beta1_w1:
+	TESTQ       R12, R12
+	JLE         beta1_v2
+	MOVQ        (R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z20
+	VFMADD213PD Z20, Z18, Z1
+	VMOVUPD     Z1, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000001
+	JLE         beta1_v2
+	MOVQ        8(R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z20
+	VFMADD213PD Z20, Z18, Z4
+	VMOVUPD     Z4, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000002
+	JLE         beta1_v2
+	MOVQ        16(R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z20
+	VFMADD213PD Z20, Z18, Z7
+	VMOVUPD     Z7, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000003
+	JLE         beta1_v2
+	MOVQ        24(R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z20
+	VFMADD213PD Z20, Z18, Z10
+	VMOVUPD     Z10, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000004
+	JLE         beta1_v2
+	MOVQ        32(R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z20
+	VFMADD213PD Z20, Z18, Z13
+	VMOVUPD     Z13, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000005
+	JLE         beta1_v2
+	MOVQ        40(R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z20
+	VFMADD213PD Z20, Z18, Z16
+	VMOVUPD     Z16, K1, (SI)(R13*1)
 
 beta1_v2:
 	MOVQ        64(R9), SI
@@ -564,6 +769,8 @@ beta1_v2:
 	ADDQ        R8, DI
 	KMOVW       80(R9), K1
 	KMOVW       88(R9), K2
+	KORTESTW    K2, K2
+	JZ          beta1_w2
 	TESTQ       R12, R12
 	JLE         done
 	MOVQ        (R10), R13
@@ -614,137 +821,281 @@ beta1_v2:
 	VMOVUPD     Z17, K2, (DI)(R13*1)
 	JMP         done
 
+beta1_w2:
+	TESTQ       R12, R12
+	JLE         done
+	MOVQ        (R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z20
+	VFMADD213PD Z20, Z18, Z2
+	VMOVUPD     Z2, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000001
+	JLE         done
+	MOVQ        8(R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z20
+	VFMADD213PD Z20, Z18, Z5
+	VMOVUPD     Z5, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000002
+	JLE         done
+	MOVQ        16(R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z20
+	VFMADD213PD Z20, Z18, Z8
+	VMOVUPD     Z8, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000003
+	JLE         done
+	MOVQ        24(R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z20
+	VFMADD213PD Z20, Z18, Z11
+	VMOVUPD     Z11, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000004
+	JLE         done
+	MOVQ        32(R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z20
+	VFMADD213PD Z20, Z18, Z14
+	VMOVUPD     Z14, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000005
+	JLE         done
+	MOVQ        40(R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z20
+	VFMADD213PD Z20, Z18, Z17
+	VMOVUPD     Z17, K1, (SI)(R13*1)
+	JMP         done
+
 beta0:
-	MOVQ    (R9), SI
-	ADDQ    R8, SI
-	MOVQ    8(R9), DI
-	ADDQ    R8, DI
-	KMOVW   16(R9), K1
-	KMOVW   24(R9), K2
+	MOVQ     (R9), SI
+	ADDQ     R8, SI
+	MOVQ     8(R9), DI
+	ADDQ     R8, DI
+	KMOVW    16(R9), K1
+	KMOVW    24(R9), K2
+	KORTESTW K2, K2
+	JZ       beta0_w0
+	TESTQ    R12, R12
+	JLE      beta0_v1
+	MOVQ     (R10), R13
+	VMULPD   Z18, Z0, Z0
+	VMOVUPD  Z0, K1, (SI)(R13*1)
+	VMOVUPD  Z0, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000001
+	JLE      beta0_v1
+	MOVQ     8(R10), R13
+	VMULPD   Z18, Z3, Z3
+	VMOVUPD  Z3, K1, (SI)(R13*1)
+	VMOVUPD  Z3, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000002
+	JLE      beta0_v1
+	MOVQ     16(R10), R13
+	VMULPD   Z18, Z6, Z6
+	VMOVUPD  Z6, K1, (SI)(R13*1)
+	VMOVUPD  Z6, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000003
+	JLE      beta0_v1
+	MOVQ     24(R10), R13
+	VMULPD   Z18, Z9, Z9
+	VMOVUPD  Z9, K1, (SI)(R13*1)
+	VMOVUPD  Z9, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000004
+	JLE      beta0_v1
+	MOVQ     32(R10), R13
+	VMULPD   Z18, Z12, Z12
+	VMOVUPD  Z12, K1, (SI)(R13*1)
+	VMOVUPD  Z12, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000005
+	JLE      beta0_v1
+	MOVQ     40(R10), R13
+	VMULPD   Z18, Z15, Z15
+	VMOVUPD  Z15, K1, (SI)(R13*1)
+	VMOVUPD  Z15, K2, (DI)(R13*1)
+	JMP      beta0_v1
+
+beta0_w0:
 	TESTQ   R12, R12
 	JLE     beta0_v1
 	MOVQ    (R10), R13
 	VMULPD  Z18, Z0, Z0
 	VMOVUPD Z0, K1, (SI)(R13*1)
-	VMOVUPD Z0, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000001
 	JLE     beta0_v1
 	MOVQ    8(R10), R13
 	VMULPD  Z18, Z3, Z3
 	VMOVUPD Z3, K1, (SI)(R13*1)
-	VMOVUPD Z3, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000002
 	JLE     beta0_v1
 	MOVQ    16(R10), R13
 	VMULPD  Z18, Z6, Z6
 	VMOVUPD Z6, K1, (SI)(R13*1)
-	VMOVUPD Z6, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000003
 	JLE     beta0_v1
 	MOVQ    24(R10), R13
 	VMULPD  Z18, Z9, Z9
 	VMOVUPD Z9, K1, (SI)(R13*1)
-	VMOVUPD Z9, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000004
 	JLE     beta0_v1
 	MOVQ    32(R10), R13
 	VMULPD  Z18, Z12, Z12
 	VMOVUPD Z12, K1, (SI)(R13*1)
-	VMOVUPD Z12, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000005
 	JLE     beta0_v1
 	MOVQ    40(R10), R13
 	VMULPD  Z18, Z15, Z15
 	VMOVUPD Z15, K1, (SI)(R13*1)
-	VMOVUPD Z15, K2, (DI)(R13*1)
 
 beta0_v1:
-	MOVQ    32(R9), SI
-	ADDQ    R8, SI
-	MOVQ    40(R9), DI
-	ADDQ    R8, DI
-	KMOVW   48(R9), K1
-	KMOVW   56(R9), K2
+	MOVQ     32(R9), SI
+	ADDQ     R8, SI
+	MOVQ     40(R9), DI
+	ADDQ     R8, DI
+	KMOVW    48(R9), K1
+	KMOVW    56(R9), K2
+	KORTESTW K2, K2
+	JZ       beta0_w1
+	TESTQ    R12, R12
+	JLE      beta0_v2
+	MOVQ     (R10), R13
+	VMULPD   Z18, Z1, Z1
+	VMOVUPD  Z1, K1, (SI)(R13*1)
+	VMOVUPD  Z1, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000001
+	JLE      beta0_v2
+	MOVQ     8(R10), R13
+	VMULPD   Z18, Z4, Z4
+	VMOVUPD  Z4, K1, (SI)(R13*1)
+	VMOVUPD  Z4, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000002
+	JLE      beta0_v2
+	MOVQ     16(R10), R13
+	VMULPD   Z18, Z7, Z7
+	VMOVUPD  Z7, K1, (SI)(R13*1)
+	VMOVUPD  Z7, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000003
+	JLE      beta0_v2
+	MOVQ     24(R10), R13
+	VMULPD   Z18, Z10, Z10
+	VMOVUPD  Z10, K1, (SI)(R13*1)
+	VMOVUPD  Z10, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000004
+	JLE      beta0_v2
+	MOVQ     32(R10), R13
+	VMULPD   Z18, Z13, Z13
+	VMOVUPD  Z13, K1, (SI)(R13*1)
+	VMOVUPD  Z13, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000005
+	JLE      beta0_v2
+	MOVQ     40(R10), R13
+	VMULPD   Z18, Z16, Z16
+	VMOVUPD  Z16, K1, (SI)(R13*1)
+	VMOVUPD  Z16, K2, (DI)(R13*1)
+	JMP      beta0_v2
+
+beta0_w1:
 	TESTQ   R12, R12
 	JLE     beta0_v2
 	MOVQ    (R10), R13
 	VMULPD  Z18, Z1, Z1
 	VMOVUPD Z1, K1, (SI)(R13*1)
-	VMOVUPD Z1, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000001
 	JLE     beta0_v2
 	MOVQ    8(R10), R13
 	VMULPD  Z18, Z4, Z4
 	VMOVUPD Z4, K1, (SI)(R13*1)
-	VMOVUPD Z4, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000002
 	JLE     beta0_v2
 	MOVQ    16(R10), R13
 	VMULPD  Z18, Z7, Z7
 	VMOVUPD Z7, K1, (SI)(R13*1)
-	VMOVUPD Z7, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000003
 	JLE     beta0_v2
 	MOVQ    24(R10), R13
 	VMULPD  Z18, Z10, Z10
 	VMOVUPD Z10, K1, (SI)(R13*1)
-	VMOVUPD Z10, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000004
 	JLE     beta0_v2
 	MOVQ    32(R10), R13
 	VMULPD  Z18, Z13, Z13
 	VMOVUPD Z13, K1, (SI)(R13*1)
-	VMOVUPD Z13, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000005
 	JLE     beta0_v2
 	MOVQ    40(R10), R13
 	VMULPD  Z18, Z16, Z16
 	VMOVUPD Z16, K1, (SI)(R13*1)
-	VMOVUPD Z16, K2, (DI)(R13*1)
 
 beta0_v2:
-	MOVQ    64(R9), SI
-	ADDQ    R8, SI
-	MOVQ    72(R9), DI
-	ADDQ    R8, DI
-	KMOVW   80(R9), K1
-	KMOVW   88(R9), K2
+	MOVQ     64(R9), SI
+	ADDQ     R8, SI
+	MOVQ     72(R9), DI
+	ADDQ     R8, DI
+	KMOVW    80(R9), K1
+	KMOVW    88(R9), K2
+	KORTESTW K2, K2
+	JZ       beta0_w2
+	TESTQ    R12, R12
+	JLE      done
+	MOVQ     (R10), R13
+	VMULPD   Z18, Z2, Z2
+	VMOVUPD  Z2, K1, (SI)(R13*1)
+	VMOVUPD  Z2, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000001
+	JLE      done
+	MOVQ     8(R10), R13
+	VMULPD   Z18, Z5, Z5
+	VMOVUPD  Z5, K1, (SI)(R13*1)
+	VMOVUPD  Z5, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000002
+	JLE      done
+	MOVQ     16(R10), R13
+	VMULPD   Z18, Z8, Z8
+	VMOVUPD  Z8, K1, (SI)(R13*1)
+	VMOVUPD  Z8, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000003
+	JLE      done
+	MOVQ     24(R10), R13
+	VMULPD   Z18, Z11, Z11
+	VMOVUPD  Z11, K1, (SI)(R13*1)
+	VMOVUPD  Z11, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000004
+	JLE      done
+	MOVQ     32(R10), R13
+	VMULPD   Z18, Z14, Z14
+	VMOVUPD  Z14, K1, (SI)(R13*1)
+	VMOVUPD  Z14, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000005
+	JLE      done
+	MOVQ     40(R10), R13
+	VMULPD   Z18, Z17, Z17
+	VMOVUPD  Z17, K1, (SI)(R13*1)
+	VMOVUPD  Z17, K2, (DI)(R13*1)
+	JMP      done
+
+beta0_w2:
 	TESTQ   R12, R12
 	JLE     done
 	MOVQ    (R10), R13
 	VMULPD  Z18, Z2, Z2
 	VMOVUPD Z2, K1, (SI)(R13*1)
-	VMOVUPD Z2, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000001
 	JLE     done
 	MOVQ    8(R10), R13
 	VMULPD  Z18, Z5, Z5
 	VMOVUPD Z5, K1, (SI)(R13*1)
-	VMOVUPD Z5, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000002
 	JLE     done
 	MOVQ    16(R10), R13
 	VMULPD  Z18, Z8, Z8
 	VMOVUPD Z8, K1, (SI)(R13*1)
-	VMOVUPD Z8, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000003
 	JLE     done
 	MOVQ    24(R10), R13
 	VMULPD  Z18, Z11, Z11
 	VMOVUPD Z11, K1, (SI)(R13*1)
-	VMOVUPD Z11, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000004
 	JLE     done
 	MOVQ    32(R10), R13
 	VMULPD  Z18, Z14, Z14
 	VMOVUPD Z14, K1, (SI)(R13*1)
-	VMOVUPD Z14, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000005
 	JLE     done
 	MOVQ    40(R10), R13
 	VMULPD  Z18, Z17, Z17
 	VMOVUPD Z17, K1, (SI)(R13*1)
-	VMOVUPD Z17, K2, (DI)(R13*1)
 
 done:
 	VZEROUPPER

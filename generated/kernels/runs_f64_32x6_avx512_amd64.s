@@ -348,6 +348,8 @@ epilogue:
 	ADDQ         R8, DI
 	KMOVW        16(R9), K1
 	KMOVW        24(R9), K2
+	KORTESTW     K2, K2
+	JZ           general_w0
 	TESTQ        R12, R12
 	JLE          general_v1
 	MOVQ         (R10), R13
@@ -396,6 +398,45 @@ epilogue:
 	VFMADD213PD  Z26, Z24, Z20
 	VMOVUPD      Z20, K1, (SI)(R13*1)
 	VMOVUPD      Z20, K2, (DI)(R13*1)
+	JMP          general_v1
+
+general_w0:
+	TESTQ       R12, R12
+	JLE         general_v1
+	MOVQ        (R10), R13
+	VMULPD.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PD Z26, Z24, Z0
+	VMOVUPD     Z0, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000001
+	JLE         general_v1
+	MOVQ        8(R10), R13
+	VMULPD.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PD Z26, Z24, Z4
+	VMOVUPD     Z4, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000002
+	JLE         general_v1
+	MOVQ        16(R10), R13
+	VMULPD.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PD Z26, Z24, Z8
+	VMOVUPD     Z8, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000003
+	JLE         general_v1
+	MOVQ        24(R10), R13
+	VMULPD.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PD Z26, Z24, Z12
+	VMOVUPD     Z12, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000004
+	JLE         general_v1
+	MOVQ        32(R10), R13
+	VMULPD.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PD Z26, Z24, Z16
+	VMOVUPD     Z16, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000005
+	JLE         general_v1
+	MOVQ        40(R10), R13
+	VMULPD.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PD Z26, Z24, Z20
+	VMOVUPD     Z20, K1, (SI)(R13*1)
 
 general_v1:
 	MOVQ        32(R9), SI
@@ -404,6 +445,8 @@ general_v1:
 	ADDQ        R8, DI
 	KMOVW       48(R9), K1
 	KMOVW       56(R9), K2
+	KORTESTW    K2, K2
+	JZ          general_w1
 	TESTQ       R12, R12
 	JLE         general_v2
 	MOVQ        (R10), R13
@@ -452,6 +495,45 @@ general_v1:
 	VFMADD213PD Z26, Z24, Z21
 	VMOVUPD     Z21, K1, (SI)(R13*1)
 	VMOVUPD     Z21, K2, (DI)(R13*1)
+	JMP         general_v2
+
+general_w1:
+	TESTQ       R12, R12
+	JLE         general_v2
+	MOVQ        (R10), R13
+	VMULPD.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PD Z26, Z24, Z1
+	VMOVUPD     Z1, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000001
+	JLE         general_v2
+	MOVQ        8(R10), R13
+	VMULPD.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PD Z26, Z24, Z5
+	VMOVUPD     Z5, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000002
+	JLE         general_v2
+	MOVQ        16(R10), R13
+	VMULPD.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PD Z26, Z24, Z9
+	VMOVUPD     Z9, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000003
+	JLE         general_v2
+	MOVQ        24(R10), R13
+	VMULPD.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PD Z26, Z24, Z13
+	VMOVUPD     Z13, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000004
+	JLE         general_v2
+	MOVQ        32(R10), R13
+	VMULPD.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PD Z26, Z24, Z17
+	VMOVUPD     Z17, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000005
+	JLE         general_v2
+	MOVQ        40(R10), R13
+	VMULPD.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PD Z26, Z24, Z21
+	VMOVUPD     Z21, K1, (SI)(R13*1)
 
 general_v2:
 	MOVQ        64(R9), SI
@@ -460,6 +542,8 @@ general_v2:
 	ADDQ        R8, DI
 	KMOVW       80(R9), K1
 	KMOVW       88(R9), K2
+	KORTESTW    K2, K2
+	JZ          general_w2
 	TESTQ       R12, R12
 	JLE         general_v3
 	MOVQ        (R10), R13
@@ -508,6 +592,45 @@ general_v2:
 	VFMADD213PD Z26, Z24, Z22
 	VMOVUPD     Z22, K1, (SI)(R13*1)
 	VMOVUPD     Z22, K2, (DI)(R13*1)
+	JMP         general_v3
+
+general_w2:
+	TESTQ       R12, R12
+	JLE         general_v3
+	MOVQ        (R10), R13
+	VMULPD.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PD Z26, Z24, Z2
+	VMOVUPD     Z2, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000001
+	JLE         general_v3
+	MOVQ        8(R10), R13
+	VMULPD.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PD Z26, Z24, Z6
+	VMOVUPD     Z6, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000002
+	JLE         general_v3
+	MOVQ        16(R10), R13
+	VMULPD.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PD Z26, Z24, Z10
+	VMOVUPD     Z10, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000003
+	JLE         general_v3
+	MOVQ        24(R10), R13
+	VMULPD.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PD Z26, Z24, Z14
+	VMOVUPD     Z14, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000004
+	JLE         general_v3
+	MOVQ        32(R10), R13
+	VMULPD.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PD Z26, Z24, Z18
+	VMOVUPD     Z18, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000005
+	JLE         general_v3
+	MOVQ        40(R10), R13
+	VMULPD.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PD Z26, Z24, Z22
+	VMOVUPD     Z22, K1, (SI)(R13*1)
 
 general_v3:
 	MOVQ        96(R9), SI
@@ -516,6 +639,8 @@ general_v3:
 	ADDQ        R8, DI
 	KMOVW       112(R9), K1
 	KMOVW       120(R9), K2
+	KORTESTW    K2, K2
+	JZ          general_w3
 	TESTQ       R12, R12
 	JLE         done
 	MOVQ        (R10), R13
@@ -566,6 +691,45 @@ general_v3:
 	VMOVUPD     Z23, K2, (DI)(R13*1)
 	JMP         done
 
+general_w3:
+	TESTQ       R12, R12
+	JLE         done
+	MOVQ        (R10), R13
+	VMULPD.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PD Z26, Z24, Z3
+	VMOVUPD     Z3, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000001
+	JLE         done
+	MOVQ        8(R10), R13
+	VMULPD.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PD Z26, Z24, Z7
+	VMOVUPD     Z7, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000002
+	JLE         done
+	MOVQ        16(R10), R13
+	VMULPD.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PD Z26, Z24, Z11
+	VMOVUPD     Z11, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000003
+	JLE         done
+	MOVQ        24(R10), R13
+	VMULPD.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PD Z26, Z24, Z15
+	VMOVUPD     Z15, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000004
+	JLE         done
+	MOVQ        32(R10), R13
+	VMULPD.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PD Z26, Z24, Z19
+	VMOVUPD     Z19, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000005
+	JLE         done
+	MOVQ        40(R10), R13
+	VMULPD.Z    (SI)(R13*1), Z25, K1, Z26
+	VFMADD213PD Z26, Z24, Z23
+	VMOVUPD     Z23, K1, (SI)(R13*1)
+	JMP         done
+
 beta1:
 	MOVQ        (R9), SI
 	ADDQ        R8, SI
@@ -573,6 +737,8 @@ beta1:
 	ADDQ        R8, DI
 	KMOVW       16(R9), K1
 	KMOVW       24(R9), K2
+	KORTESTW    K2, K2
+	JZ          beta1_w0
 	TESTQ       R12, R12
 	JLE         beta1_v1
 	MOVQ        (R10), R13
@@ -621,6 +787,45 @@ beta1:
 	VFMADD213PD Z26, Z24, Z20
 	VMOVUPD     Z20, K1, (SI)(R13*1)
 	VMOVUPD     Z20, K2, (DI)(R13*1)
+	JMP         beta1_v1
+
+beta1_w0:
+	TESTQ       R12, R12
+	JLE         beta1_v1
+	MOVQ        (R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PD Z26, Z24, Z0
+	VMOVUPD     Z0, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000001
+	JLE         beta1_v1
+	MOVQ        8(R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PD Z26, Z24, Z4
+	VMOVUPD     Z4, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000002
+	JLE         beta1_v1
+	MOVQ        16(R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PD Z26, Z24, Z8
+	VMOVUPD     Z8, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000003
+	JLE         beta1_v1
+	MOVQ        24(R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PD Z26, Z24, Z12
+	VMOVUPD     Z12, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000004
+	JLE         beta1_v1
+	MOVQ        32(R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PD Z26, Z24, Z16
+	VMOVUPD     Z16, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000005
+	JLE         beta1_v1
+	MOVQ        40(R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PD Z26, Z24, Z20
+	VMOVUPD     Z20, K1, (SI)(R13*1)
 
 beta1_v1:
 	MOVQ        32(R9), SI
@@ -629,6 +834,8 @@ beta1_v1:
 	ADDQ        R8, DI
 	KMOVW       48(R9), K1
 	KMOVW       56(R9), K2
+	KORTESTW    K2, K2
+	JZ          beta1_w1
 	TESTQ       R12, R12
 	JLE         beta1_v2
 	MOVQ        (R10), R13
@@ -677,6 +884,45 @@ beta1_v1:
 	VFMADD213PD Z26, Z24, Z21
 	VMOVUPD     Z21, K1, (SI)(R13*1)
 	VMOVUPD     Z21, K2, (DI)(R13*1)
+	JMP         beta1_v2
+
+beta1_w1:
+	TESTQ       R12, R12
+	JLE         beta1_v2
+	MOVQ        (R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PD Z26, Z24, Z1
+	VMOVUPD     Z1, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000001
+	JLE         beta1_v2
+	MOVQ        8(R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PD Z26, Z24, Z5
+	VMOVUPD     Z5, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000002
+	JLE         beta1_v2
+	MOVQ        16(R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PD Z26, Z24, Z9
+	VMOVUPD     Z9, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000003
+	JLE         beta1_v2
+	MOVQ        24(R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PD Z26, Z24, Z13
+	VMOVUPD     Z13, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000004
+	JLE         beta1_v2
+	MOVQ        32(R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PD Z26, Z24, Z17
+	VMOVUPD     Z17, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000005
+	JLE         beta1_v2
+	MOVQ        40(R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PD Z26, Z24, Z21
+	VMOVUPD     Z21, K1, (SI)(R13*1)
 
 beta1_v2:
 	MOVQ        64(R9), SI
@@ -685,6 +931,8 @@ beta1_v2:
 	ADDQ        R8, DI
 	KMOVW       80(R9), K1
 	KMOVW       88(R9), K2
+	KORTESTW    K2, K2
+	JZ          beta1_w2
 	TESTQ       R12, R12
 	JLE         beta1_v3
 	MOVQ        (R10), R13
@@ -733,6 +981,45 @@ beta1_v2:
 	VFMADD213PD Z26, Z24, Z22
 	VMOVUPD     Z22, K1, (SI)(R13*1)
 	VMOVUPD     Z22, K2, (DI)(R13*1)
+	JMP         beta1_v3
+
+beta1_w2:
+	TESTQ       R12, R12
+	JLE         beta1_v3
+	MOVQ        (R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PD Z26, Z24, Z2
+	VMOVUPD     Z2, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000001
+	JLE         beta1_v3
+	MOVQ        8(R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PD Z26, Z24, Z6
+	VMOVUPD     Z6, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000002
+	JLE         beta1_v3
+	MOVQ        16(R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PD Z26, Z24, Z10
+	VMOVUPD     Z10, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000003
+	JLE         beta1_v3
+	MOVQ        24(R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PD Z26, Z24, Z14
+	VMOVUPD     Z14, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000004
+	JLE         beta1_v3
+	MOVQ        32(R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PD Z26, Z24, Z18
+	VMOVUPD     Z18, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000005
+	JLE         beta1_v3
+	MOVQ        40(R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PD Z26, Z24, Z22
+	VMOVUPD     Z22, K1, (SI)(R13*1)
 
 beta1_v3:
 	MOVQ        96(R9), SI
@@ -741,6 +1028,8 @@ beta1_v3:
 	ADDQ        R8, DI
 	KMOVW       112(R9), K1
 	KMOVW       120(R9), K2
+	KORTESTW    K2, K2
+	JZ          beta1_w3
 	TESTQ       R12, R12
 	JLE         done
 	MOVQ        (R10), R13
@@ -791,181 +1080,360 @@ beta1_v3:
 	VMOVUPD     Z23, K2, (DI)(R13*1)
 	JMP         done
 
+beta1_w3:
+	TESTQ       R12, R12
+	JLE         done
+	MOVQ        (R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PD Z26, Z24, Z3
+	VMOVUPD     Z3, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000001
+	JLE         done
+	MOVQ        8(R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PD Z26, Z24, Z7
+	VMOVUPD     Z7, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000002
+	JLE         done
+	MOVQ        16(R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PD Z26, Z24, Z11
+	VMOVUPD     Z11, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000003
+	JLE         done
+	MOVQ        24(R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PD Z26, Z24, Z15
+	VMOVUPD     Z15, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000004
+	JLE         done
+	MOVQ        32(R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PD Z26, Z24, Z19
+	VMOVUPD     Z19, K1, (SI)(R13*1)
+	CMPQ        R12, $0x00000005
+	JLE         done
+	MOVQ        40(R10), R13
+	VMOVUPD.Z   (SI)(R13*1), K1, Z26
+	VFMADD213PD Z26, Z24, Z23
+	VMOVUPD     Z23, K1, (SI)(R13*1)
+	JMP         done
+
 beta0:
-	MOVQ    (R9), SI
-	ADDQ    R8, SI
-	MOVQ    8(R9), DI
-	ADDQ    R8, DI
-	KMOVW   16(R9), K1
-	KMOVW   24(R9), K2
+	MOVQ     (R9), SI
+	ADDQ     R8, SI
+	MOVQ     8(R9), DI
+	ADDQ     R8, DI
+	KMOVW    16(R9), K1
+	KMOVW    24(R9), K2
+	KORTESTW K2, K2
+	JZ       beta0_w0
+	TESTQ    R12, R12
+	JLE      beta0_v1
+	MOVQ     (R10), R13
+	VMULPD   Z24, Z0, Z0
+	VMOVUPD  Z0, K1, (SI)(R13*1)
+	VMOVUPD  Z0, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000001
+	JLE      beta0_v1
+	MOVQ     8(R10), R13
+	VMULPD   Z24, Z4, Z4
+	VMOVUPD  Z4, K1, (SI)(R13*1)
+	VMOVUPD  Z4, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000002
+	JLE      beta0_v1
+	MOVQ     16(R10), R13
+	VMULPD   Z24, Z8, Z8
+	VMOVUPD  Z8, K1, (SI)(R13*1)
+	VMOVUPD  Z8, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000003
+	JLE      beta0_v1
+	MOVQ     24(R10), R13
+	VMULPD   Z24, Z12, Z12
+	VMOVUPD  Z12, K1, (SI)(R13*1)
+	VMOVUPD  Z12, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000004
+	JLE      beta0_v1
+	MOVQ     32(R10), R13
+	VMULPD   Z24, Z16, Z16
+	VMOVUPD  Z16, K1, (SI)(R13*1)
+	VMOVUPD  Z16, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000005
+	JLE      beta0_v1
+	MOVQ     40(R10), R13
+	VMULPD   Z24, Z20, Z20
+	VMOVUPD  Z20, K1, (SI)(R13*1)
+	VMOVUPD  Z20, K2, (DI)(R13*1)
+	JMP      beta0_v1
+
+beta0_w0:
 	TESTQ   R12, R12
 	JLE     beta0_v1
 	MOVQ    (R10), R13
 	VMULPD  Z24, Z0, Z0
 	VMOVUPD Z0, K1, (SI)(R13*1)
-	VMOVUPD Z0, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000001
 	JLE     beta0_v1
 	MOVQ    8(R10), R13
 	VMULPD  Z24, Z4, Z4
 	VMOVUPD Z4, K1, (SI)(R13*1)
-	VMOVUPD Z4, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000002
 	JLE     beta0_v1
 	MOVQ    16(R10), R13
 	VMULPD  Z24, Z8, Z8
 	VMOVUPD Z8, K1, (SI)(R13*1)
-	VMOVUPD Z8, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000003
 	JLE     beta0_v1
 	MOVQ    24(R10), R13
 	VMULPD  Z24, Z12, Z12
 	VMOVUPD Z12, K1, (SI)(R13*1)
-	VMOVUPD Z12, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000004
 	JLE     beta0_v1
 	MOVQ    32(R10), R13
 	VMULPD  Z24, Z16, Z16
 	VMOVUPD Z16, K1, (SI)(R13*1)
-	VMOVUPD Z16, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000005
 	JLE     beta0_v1
 	MOVQ    40(R10), R13
 	VMULPD  Z24, Z20, Z20
 	VMOVUPD Z20, K1, (SI)(R13*1)
-	VMOVUPD Z20, K2, (DI)(R13*1)
 
 beta0_v1:
-	MOVQ    32(R9), SI
-	ADDQ    R8, SI
-	MOVQ    40(R9), DI
-	ADDQ    R8, DI
-	KMOVW   48(R9), K1
-	KMOVW   56(R9), K2
+	MOVQ     32(R9), SI
+	ADDQ     R8, SI
+	MOVQ     40(R9), DI
+	ADDQ     R8, DI
+	KMOVW    48(R9), K1
+	KMOVW    56(R9), K2
+	KORTESTW K2, K2
+	JZ       beta0_w1
+	TESTQ    R12, R12
+	JLE      beta0_v2
+	MOVQ     (R10), R13
+	VMULPD   Z24, Z1, Z1
+	VMOVUPD  Z1, K1, (SI)(R13*1)
+	VMOVUPD  Z1, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000001
+	JLE      beta0_v2
+	MOVQ     8(R10), R13
+	VMULPD   Z24, Z5, Z5
+	VMOVUPD  Z5, K1, (SI)(R13*1)
+	VMOVUPD  Z5, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000002
+	JLE      beta0_v2
+	MOVQ     16(R10), R13
+	VMULPD   Z24, Z9, Z9
+	VMOVUPD  Z9, K1, (SI)(R13*1)
+	VMOVUPD  Z9, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000003
+	JLE      beta0_v2
+	MOVQ     24(R10), R13
+	VMULPD   Z24, Z13, Z13
+	VMOVUPD  Z13, K1, (SI)(R13*1)
+	VMOVUPD  Z13, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000004
+	JLE      beta0_v2
+	MOVQ     32(R10), R13
+	VMULPD   Z24, Z17, Z17
+	VMOVUPD  Z17, K1, (SI)(R13*1)
+	VMOVUPD  Z17, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000005
+	JLE      beta0_v2
+	MOVQ     40(R10), R13
+	VMULPD   Z24, Z21, Z21
+	VMOVUPD  Z21, K1, (SI)(R13*1)
+	VMOVUPD  Z21, K2, (DI)(R13*1)
+	JMP      beta0_v2
+
+beta0_w1:
 	TESTQ   R12, R12
 	JLE     beta0_v2
 	MOVQ    (R10), R13
 	VMULPD  Z24, Z1, Z1
 	VMOVUPD Z1, K1, (SI)(R13*1)
-	VMOVUPD Z1, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000001
 	JLE     beta0_v2
 	MOVQ    8(R10), R13
 	VMULPD  Z24, Z5, Z5
 	VMOVUPD Z5, K1, (SI)(R13*1)
-	VMOVUPD Z5, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000002
 	JLE     beta0_v2
 	MOVQ    16(R10), R13
 	VMULPD  Z24, Z9, Z9
 	VMOVUPD Z9, K1, (SI)(R13*1)
-	VMOVUPD Z9, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000003
 	JLE     beta0_v2
 	MOVQ    24(R10), R13
 	VMULPD  Z24, Z13, Z13
 	VMOVUPD Z13, K1, (SI)(R13*1)
-	VMOVUPD Z13, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000004
 	JLE     beta0_v2
 	MOVQ    32(R10), R13
 	VMULPD  Z24, Z17, Z17
 	VMOVUPD Z17, K1, (SI)(R13*1)
-	VMOVUPD Z17, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000005
 	JLE     beta0_v2
 	MOVQ    40(R10), R13
 	VMULPD  Z24, Z21, Z21
 	VMOVUPD Z21, K1, (SI)(R13*1)
-	VMOVUPD Z21, K2, (DI)(R13*1)
 
 beta0_v2:
-	MOVQ    64(R9), SI
-	ADDQ    R8, SI
-	MOVQ    72(R9), DI
-	ADDQ    R8, DI
-	KMOVW   80(R9), K1
-	KMOVW   88(R9), K2
+	MOVQ     64(R9), SI
+	ADDQ     R8, SI
+	MOVQ     72(R9), DI
+	ADDQ     R8, DI
+	KMOVW    80(R9), K1
+	KMOVW    88(R9), K2
+	KORTESTW K2, K2
+	JZ       beta0_w2
+	TESTQ    R12, R12
+	JLE      beta0_v3
+	MOVQ     (R10), R13
+	VMULPD   Z24, Z2, Z2
+	VMOVUPD  Z2, K1, (SI)(R13*1)
+	VMOVUPD  Z2, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000001
+	JLE      beta0_v3
+	MOVQ     8(R10), R13
+	VMULPD   Z24, Z6, Z6
+	VMOVUPD  Z6, K1, (SI)(R13*1)
+	VMOVUPD  Z6, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000002
+	JLE      beta0_v3
+	MOVQ     16(R10), R13
+	VMULPD   Z24, Z10, Z10
+	VMOVUPD  Z10, K1, (SI)(R13*1)
+	VMOVUPD  Z10, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000003
+	JLE      beta0_v3
+	MOVQ     24(R10), R13
+	VMULPD   Z24, Z14, Z14
+	VMOVUPD  Z14, K1, (SI)(R13*1)
+	VMOVUPD  Z14, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000004
+	JLE      beta0_v3
+	MOVQ     32(R10), R13
+	VMULPD   Z24, Z18, Z18
+	VMOVUPD  Z18, K1, (SI)(R13*1)
+	VMOVUPD  Z18, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000005
+	JLE      beta0_v3
+	MOVQ     40(R10), R13
+	VMULPD   Z24, Z22, Z22
+	VMOVUPD  Z22, K1, (SI)(R13*1)
+	VMOVUPD  Z22, K2, (DI)(R13*1)
+	JMP      beta0_v3
+
+beta0_w2:
 	TESTQ   R12, R12
 	JLE     beta0_v3
 	MOVQ    (R10), R13
 	VMULPD  Z24, Z2, Z2
 	VMOVUPD Z2, K1, (SI)(R13*1)
-	VMOVUPD Z2, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000001
 	JLE     beta0_v3
 	MOVQ    8(R10), R13
 	VMULPD  Z24, Z6, Z6
 	VMOVUPD Z6, K1, (SI)(R13*1)
-	VMOVUPD Z6, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000002
 	JLE     beta0_v3
 	MOVQ    16(R10), R13
 	VMULPD  Z24, Z10, Z10
 	VMOVUPD Z10, K1, (SI)(R13*1)
-	VMOVUPD Z10, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000003
 	JLE     beta0_v3
 	MOVQ    24(R10), R13
 	VMULPD  Z24, Z14, Z14
 	VMOVUPD Z14, K1, (SI)(R13*1)
-	VMOVUPD Z14, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000004
 	JLE     beta0_v3
 	MOVQ    32(R10), R13
 	VMULPD  Z24, Z18, Z18
 	VMOVUPD Z18, K1, (SI)(R13*1)
-	VMOVUPD Z18, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000005
 	JLE     beta0_v3
 	MOVQ    40(R10), R13
 	VMULPD  Z24, Z22, Z22
 	VMOVUPD Z22, K1, (SI)(R13*1)
-	VMOVUPD Z22, K2, (DI)(R13*1)
 
 beta0_v3:
-	MOVQ    96(R9), SI
-	ADDQ    R8, SI
-	MOVQ    104(R9), DI
-	ADDQ    R8, DI
-	KMOVW   112(R9), K1
-	KMOVW   120(R9), K2
+	MOVQ     96(R9), SI
+	ADDQ     R8, SI
+	MOVQ     104(R9), DI
+	ADDQ     R8, DI
+	KMOVW    112(R9), K1
+	KMOVW    120(R9), K2
+	KORTESTW K2, K2
+	JZ       beta0_w3
+	TESTQ    R12, R12
+	JLE      done
+	MOVQ     (R10), R13
+	VMULPD   Z24, Z3, Z3
+	VMOVUPD  Z3, K1, (SI)(R13*1)
+	VMOVUPD  Z3, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000001
+	JLE      done
+	MOVQ     8(R10), R13
+	VMULPD   Z24, Z7, Z7
+	VMOVUPD  Z7, K1, (SI)(R13*1)
+	VMOVUPD  Z7, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000002
+	JLE      done
+	MOVQ     16(R10), R13
+	VMULPD   Z24, Z11, Z11
+	VMOVUPD  Z11, K1, (SI)(R13*1)
+	VMOVUPD  Z11, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000003
+	JLE      done
+	MOVQ     24(R10), R13
+	VMULPD   Z24, Z15, Z15
+	VMOVUPD  Z15, K1, (SI)(R13*1)
+	VMOVUPD  Z15, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000004
+	JLE      done
+	MOVQ     32(R10), R13
+	VMULPD   Z24, Z19, Z19
+	VMOVUPD  Z19, K1, (SI)(R13*1)
+	VMOVUPD  Z19, K2, (DI)(R13*1)
+	CMPQ     R12, $0x00000005
+	JLE      done
+	MOVQ     40(R10), R13
+	VMULPD   Z24, Z23, Z23
+	VMOVUPD  Z23, K1, (SI)(R13*1)
+	VMOVUPD  Z23, K2, (DI)(R13*1)
+	JMP      done
+
+beta0_w3:
 	TESTQ   R12, R12
 	JLE     done
 	MOVQ    (R10), R13
 	VMULPD  Z24, Z3, Z3
 	VMOVUPD Z3, K1, (SI)(R13*1)
-	VMOVUPD Z3, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000001
 	JLE     done
 	MOVQ    8(R10), R13
 	VMULPD  Z24, Z7, Z7
 	VMOVUPD Z7, K1, (SI)(R13*1)
-	VMOVUPD Z7, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000002
 	JLE     done
 	MOVQ    16(R10), R13
 	VMULPD  Z24, Z11, Z11
 	VMOVUPD Z11, K1, (SI)(R13*1)
-	VMOVUPD Z11, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000003
 	JLE     done
 	MOVQ    24(R10), R13
 	VMULPD  Z24, Z15, Z15
 	VMOVUPD Z15, K1, (SI)(R13*1)
-	VMOVUPD Z15, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000004
 	JLE     done
 	MOVQ    32(R10), R13
 	VMULPD  Z24, Z19, Z19
 	VMOVUPD Z19, K1, (SI)(R13*1)
-	VMOVUPD Z19, K2, (DI)(R13*1)
 	CMPQ    R12, $0x00000005
 	JLE     done
 	MOVQ    40(R10), R13
 	VMULPD  Z24, Z23, Z23
 	VMOVUPD Z23, K1, (SI)(R13*1)
-	VMOVUPD Z23, K2, (DI)(R13*1)
 
 done:
 	VZEROUPPER
