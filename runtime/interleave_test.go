@@ -52,17 +52,18 @@ func TestInterleaveBringsLinesTogether(t *testing.T) {
 		Dim{Ext: 36, S: [3]int{82944, 0, 1152}},
 		Dim{Ext: 48, S: [3]int{2985984, 0, 1}},
 	)
-	g.interleave(opA, opC, 4, interleaveRows)
+	g.interleave(opA, opC, 4, interleaveRows, false)
 	if got := g.Ext; !slices.Equal(got, []int{48, 16, 36, 36, 3}) || g.Dims[1].S[opC] != 1 || g.Lines != 48*16 {
 		t.Fatalf("interleaved dims %v, C strides %v: want C's unit dim second", got, g.S[opC])
 	}
-	// TCCG's ab-acd-dbc in K: a unit dim of 376 is cut to 47, its smallest
-	// divisor that fills a line of float32, after a first dim cut to the 8
-	// a block of 512 holds.
+	// TCCG's ab-acd-dbc in K: a unit dim of 376 would be cut to 47, its
+	// smallest divisor that fills a line of float32, but then a block of
+	// 512 holds only 8 of the first dim, half a line of the key operand;
+	// so it is cut to 8 (half a line of the other) and the first to 16.
 	g = groupOf(Dim{Ext: 384, S: [3]int{1, 0, 376}}, Dim{Ext: 376, S: [3]int{384, 0, 1}})
-	g.interleave(opA, opC, 4, 512)
-	if got := g.Ext; !slices.Equal(got, []int{8, 47, 48, 8}) {
-		t.Fatalf("interleaved dims %v, want [8 47 48 8]", got)
+	g.interleave(opA, opC, 4, 512, true)
+	if got := g.Ext; !slices.Equal(got, []int{16, 8, 24, 47}) {
+		t.Fatalf("interleaved dims %v, want [16 8 24 47]", got)
 	}
 }
 
@@ -96,7 +97,7 @@ func TestInterleaveKeepsIndexSpace(t *testing.T) {
 		before := offsets(&g)
 		first := g.Dims[0].S
 		key, o := rng.IntN(3), rng.IntN(3)
-		g.interleave(key, o, []int{4, 8, 16}[rng.IntN(3)], []int{64, 512, 4096}[rng.IntN(3)])
+		g.interleave(key, o, []int{4, 8, 16}[rng.IntN(3)], []int{64, 512, 4096}[rng.IntN(3)], rng.IntN(2) == 0)
 		p := 1
 		for _, d := range g.Dims {
 			p *= d.Ext

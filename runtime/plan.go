@@ -209,15 +209,15 @@ func NewPlan(sp Spec, a, b, c View, tile Tile) (*Plan, error) {
 	em, en, ek := float64(extentOf(m)), float64(extentOf(n)), float64(extentOf(k))
 	share := [3]float64{opA: ek, opB: ek, opC: en}
 	if share[mOther]*4 >= share[mKey] {
-		p.M.interleave(mKey, mOther, tile.Size, interleaveRows)
+		p.M.interleave(mKey, mOther, tile.Size, interleaveRows, false)
 	}
 	share = [3]float64{opA: ek, opB: ek, opC: em}
 	if share[nOther]*4 >= share[nKey] {
-		p.N.interleave(nKey, nOther, tile.Size, interleaveRows)
+		p.N.interleave(nKey, nOther, tile.Size, interleaveRows, false)
 	}
 	share = [3]float64{opA: em, opB: en}
 	if share[kOther]*4 >= share[kKey] {
-		p.K.interleave(kKey, kOther, tile.Size, interleaveDepth)
+		p.K.interleave(kKey, kOther, tile.Size, interleaveDepth, true)
 	}
 
 	if p.swapPays(tile) {
