@@ -33,13 +33,10 @@ func packCopy(pk *x86.Packer) {
 	c.Label("copy")
 	c.SHLQ(pk.Shift(), x86.KS)
 	masks := make([]reg.VecPhysical, nvec)
-	c.LEAQ(mask, x86.P1)
-	c.MOVQ(operand.U32(pk.W), x86.P0)
-	c.SUBQ(x86.Rows, x86.P0)
 	for v := range masks {
 		masks[v] = x86.Y(15 - v)
-		c.VMOVDQU(operand.Mem{Base: x86.P1, Index: x86.P0, Scale: uint8(pk.Size), Disp: 32 * v}, masks[v])
 	}
+	rowMasks(pk, mask, pk.W, 1, masks)
 	S := pk.W * pk.Size
 	if nvec == 1 && S < 32 && 32 <= 2*S {
 		// A step narrower than a vector (PackB): stored whole at each step
@@ -55,7 +52,7 @@ func packCopy(pk *x86.Packer) {
 		c.DECQ(x86.PK)
 		pk.Loop("c", 4, S, narrow)
 		o.MaskMov(x86.Mem(x86.PS, 0), masks[0], x86.Y(0))
-		storePart(pk, x86.Y(0), x86.Mem(x86.PD, 0), pk.W)
+		storePart(pk, x86.Y(0), x86.Y(14), x86.Mem(x86.PD, 0), pk.W)
 		c.RET()
 		return
 	}
@@ -67,7 +64,7 @@ func packCopy(pk *x86.Packer) {
 		for v := 0; v < nvec; v++ {
 			y := x86.Y(v + nvec*max(u, 0))
 			o.MaskMov(x86.Mem(x86.PS, 32*v), masks[v], y)
-			storePart(pk, y, x86.Mem(x86.PD, d+32*v), min(L, pk.W-v*L))
+			storePart(pk, y, x86.Y(14), x86.Mem(x86.PD, d+32*v), min(L, pk.W-v*L))
 		}
 		c.ADDQ(x86.KS, x86.PS)
 	}
@@ -75,10 +72,10 @@ func packCopy(pk *x86.Packer) {
 	c.RET()
 }
 
-// storePart stores the first lanes reals of y at mem with plain stores: a
-// whole vector, or 16 bytes of its low half and 8 of its high half. It
-// clobbers X14 for the high half.
-func storePart(pk *x86.Packer, y reg.VecPhysical, mem operand.Mem, lanes int) {
+// storePart stores the first lanes reals of y (at most a vector) at mem
+// with plain stores: a whole vector, 16 or 8 bytes of its low half, or 16
+// bytes of its low half and 8 of its high half through tmp.
+func storePart(pk *x86.Packer, y, tmp reg.VecPhysical, mem operand.Mem, lanes int) {
 	c := pk.Ctx
 	o := x86.OpsFor(c, pk.Size)
 	bytes := lanes * pk.Size
@@ -87,11 +84,28 @@ func storePart(pk *x86.Packer, y reg.VecPhysical, mem operand.Mem, lanes int) {
 		o.Mov(y, mem)
 	case 16:
 		o.Mov(y.AsX(), mem)
+	case 8:
+		c.VMOVSD(y.AsX(), mem)
 	case 24:
 		o.Mov(y.AsX(), mem)
-		c.VEXTRACTF128(operand.U8(1), y, x86.X(14))
-		c.VMOVSD(x86.X(14), mem.Offset(16))
+		c.VEXTRACTF128(operand.U8(1), y, tmp.AsX())
+		c.VMOVSD(tmp.AsX(), mem.Offset(16))
 	default:
 		panic(fmt.Sprintf("%s: no store of %d bytes", pk.K.Name(), bytes))
+	}
+}
+
+// rowMasks loads masks[v], the lanes of vector v of a step below
+// perRow·rows reals, from table (ones all-ones lanes, then as many zeros:
+// maskTable), reading it from lane ones − perRow·rows on.
+func rowMasks(pk *x86.Packer, table operand.Mem, ones, perRow int, masks []reg.VecPhysical) {
+	c := pk.Ctx
+	c.LEAQ(table, x86.P1)
+	c.MOVQ(operand.U32(ones), x86.P0)
+	for range perRow {
+		c.SUBQ(x86.Rows, x86.P0)
+	}
+	for v, m := range masks {
+		c.VMOVDQU(operand.Mem{Base: x86.P1, Index: x86.P0, Scale: uint8(pk.Size), Disp: 32 * v}, m)
 	}
 }

@@ -36,14 +36,10 @@ func pack1e(pk *x86.Packer) {
 	// Y(15-v): the lanes of vector v below 2·rows; Y(13-v): the sign bit
 	// of the first real of each of those lanes' pairs.
 	masks, signs := make([]reg.VecPhysical, nvec), make([]reg.VecPhysical, nvec)
-	c.LEAQ(mask, x86.P1)
-	c.MOVQ(operand.U32(pk.W), x86.P0)
-	c.SUBQ(x86.Rows, x86.P0)
-	c.SUBQ(x86.Rows, x86.P0)
 	for v := range masks {
 		masks[v], signs[v] = x86.Y(15-v), x86.Y(13-v)
-		c.VMOVDQU(operand.Mem{Base: x86.P1, Index: x86.P0, Scale: uint8(pk.Size), Disp: 32 * v}, masks[v])
 	}
+	rowMasks(pk, mask, pk.W, 2, masks)
 	sign := x86.Y(11)
 	if pk.Size == 4 {
 		c.MOVQ(operand.U32(1<<31), x86.P0)

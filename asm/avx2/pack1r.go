@@ -35,14 +35,10 @@ func pack1r(pk *x86.Packer) {
 	// Y(15-v): the lanes of input vector v below 2·rows (the table holds
 	// nvec·L ones, then as many zeros).
 	masks := make([]reg.VecPhysical, nvec)
-	c.LEAQ(mask, x86.P1)
-	c.MOVQ(operand.U32(nvec*L), x86.P0)
-	c.SUBQ(x86.Rows, x86.P0)
-	c.SUBQ(x86.Rows, x86.P0)
 	for v := range masks {
 		masks[v] = x86.Y(15 - v)
-		c.VMOVDQU(operand.Mem{Base: x86.P1, Index: x86.P0, Scale: uint8(pk.Size), Disp: 32 * v}, masks[v])
 	}
+	rowMasks(pk, mask, nvec*L, 2, masks)
 	row := w * pk.Size // bytes of the real (or imaginary) row of a step
 	step := func(u int) {
 		d := 2 * row * max(u, 0)
@@ -60,8 +56,8 @@ func pack1r(pk *x86.Packer) {
 			c.VSHUFPS(operand.U8(0xdd), in[1], in[0], im)
 			c.VPERMPD(operand.U8(0xd8), re, re)
 			c.VPERMPD(operand.U8(0xd8), im, im)
-			storeReals(pk, re, tmp, x86.Mem(x86.PD, d), w)
-			storeReals(pk, im, tmp, x86.Mem(x86.PD, d+row), w)
+			storePart(pk, re, tmp, x86.Mem(x86.PD, d), w)
+			storePart(pk, im, tmp, x86.Mem(x86.PD, d+row), w)
 			return
 		}
 		// [r0 i0 r1 i1], [r2 i2 r3 i3], [r4 i4 r5 i5]: the first two
@@ -74,34 +70,12 @@ func pack1r(pk *x86.Packer) {
 		c.VPERMPD(operand.U8(0xd8), in[2], in[2])
 		o.Mov(re, x86.Mem(x86.PD, d))
 		o.Mov(im, x86.Mem(x86.PD, d+row))
-		storeReals(pk, in[2], tmp, x86.Mem(x86.PD, d+32), w-L)
+		storePart(pk, in[2], tmp, x86.Mem(x86.PD, d+32), w-L)
 		c.VEXTRACTF128(operand.U8(1), in[2], tmp.AsX())
-		storeReals(pk, tmp, tmp, x86.Mem(x86.PD, d+row+32), w-L)
+		storePart(pk, tmp, tmp, x86.Mem(x86.PD, d+row+32), w-L)
 	}
 	pk.Loop("c", 2, 2*row, step)
 	c.VZEROUPPER()
 	c.RET()
 	pk.Pack1rScalar()
-}
-
-// storeReals stores the first n reals of y (at most a vector) at mem with
-// plain stores: a whole vector, or its low half and 8 bytes of the high
-// half through tmp, or 8 or 16 bytes of its low half.
-func storeReals(pk *x86.Packer, y, tmp reg.VecPhysical, mem operand.Mem, n int) {
-	c := pk.Ctx
-	o := x86.OpsFor(c, pk.Size)
-	switch bytes := n * pk.Size; {
-	case bytes == 32:
-		o.Mov(y, mem)
-	case bytes == 16:
-		o.Mov(y.AsX(), mem)
-	case bytes == 8:
-		c.VMOVSD(y.AsX(), mem)
-	case bytes == 24:
-		o.Mov(y.AsX(), mem)
-		c.VEXTRACTF128(operand.U8(1), y, tmp.AsX())
-		c.VMOVSD(tmp.AsX(), mem.Offset(16))
-	default:
-		panic(fmt.Sprintf("%s: no store of %d bytes", pk.K.Name(), bytes))
-	}
 }
