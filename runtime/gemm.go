@@ -236,6 +236,17 @@ func (c *call) packB(panel []byte, bBase unsafe.Pointer, sc *scatter, kB []int64
 		c.packRuns(pk, panel, bBase, c.tileN, nc, s0, s1, sliver, c.nrR, sc.bCol, sc.bColBS, kB, kStride)
 		return
 	}
+	if pk := c.kern.PackB; pk != nil && c.cf == 1 {
+		c.packSlivers(pk, panel, bBase, c.tileN, nc, s0, s1, sliver, c.nrR, sc.bCol, sc.bColBS, kB, kStride, func(s int) {
+			j, w := c.tileN.span(s, nc)
+			if c.alphaB == nil && c.copyPieces(panel[s*sliver:(s+1)*sliver], bBase, sc.bCol[j:j+w], kB, c.nrR) {
+				return
+			}
+			c.ops.PackB(&panel[s*sliver], (*byte)(bBase), b.NR, w, kc,
+				sc.bCol[j:j+w], sc.bColBS[s:s+1], kB, kStride, c.alphaB)
+		})
+		return
+	}
 	if !c.tileN.aligned() {
 		j0, j1 := s0*b.NR, min(s1*b.NR, nc)
 		c.ops.PackB(&panel[s0*sliver], (*byte)(bBase), b.NR, j1-j0, kc,
@@ -263,6 +274,17 @@ func (c *call) packA(dst []byte, aBase unsafe.Pointer, sc *scatter, kA []int64, 
 	// element, which still beats the typed packer's transpose.
 	if pk := c.kern.Pack1e; pk != nil && c.cf == 2 && fastRuns(sc.aRowBS[:mSl], kA, kStride) {
 		c.packRuns(pk, dst, aBase, c.tileM, mc, 0, mSl, sliver, c.mrR, sc.aRow, sc.aRowBS, kA, kStride)
+		return
+	}
+	if pk := c.kern.PackA; pk != nil && c.cf == 1 {
+		c.packSlivers(pk, dst, aBase, c.tileM, mc, 0, mSl, sliver, c.mrR, sc.aRow, sc.aRowBS, kA, kStride, func(t int) {
+			i, h := c.tileM.span(t, mc)
+			if c.copyPieces(dst[t*sliver:(t+1)*sliver], aBase, sc.aRow[i:i+h], kA, c.mrR) {
+				return
+			}
+			c.ops.PackA(&dst[t*sliver], (*byte)(aBase), b.MR, h, kc,
+				sc.aRow[i:i+h], sc.aRowBS[t:t+1], kA, kStride, nil)
+		})
 		return
 	}
 	if !c.tileM.aligned() {
@@ -293,6 +315,26 @@ func (c *call) packRuns(pk kernels.PackFunc, dst []byte, base unsafe.Pointer, t 
 			pk(&dst[s*sliver+p0*c.cf*w*c.rsize], (*byte)(src), rows, p1-p0, int(cf*bs[s]), int(cf*step))
 		}
 		p0 = p1
+	}
+}
+
+// packSlivers packs slivers [s0, s1) in runs of like slivers: those the
+// assembly packer pk is fast for (fastRuns) through it, each of the others
+// through typed(s). A sliver straddling two runs of its group has no
+// single step and is gathered, but its block's other slivers need not be.
+func (c *call) packSlivers(pk kernels.PackFunc, dst []byte, base unsafe.Pointer, t tiling, n, s0, s1, sliver, w int, off, bs, k []int64, kStride int64, typed func(s int)) {
+	for s := s0; s < s1; {
+		e := s
+		for e < s1 && fastRuns(bs[e:e+1], k, kStride) {
+			e++
+		}
+		if e == s {
+			typed(s)
+			s++
+			continue
+		}
+		c.packRuns(pk, dst, base, t, n, s, e, sliver, w, off, bs, k, kStride)
+		s = e
 	}
 }
 
