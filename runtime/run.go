@@ -320,10 +320,14 @@ func alignRuns(g *Group, r int, o runCosts, k *kernels.Kernel) (tiling, float64)
 	straddling := min(1, float64(r)/float64(e0))
 	plain := 1 + float64(fpc)/float64(o.depth)*straddling
 	if o.mapped || o.rows && rowMapsFit(g, k, o.cf, o.realSize) {
-		// Written directly through the tile's row map, by a kernel a
-		// little slower than the plain one (its second masked store per
-		// vector, its prefetches): tiles that fit runs exactly win.
-		plain = rowMapCost
+		// The straddling tiles are written directly through their row
+		// maps, a few cycles more each (rowMapCycles); the others by the
+		// plain kernel.
+		extra := float64(rowMapCycles)
+		if o.rows && farRuns(g, o.realSize*o.cf) {
+			extra = rowMapFarCycles
+		}
+		plain = 1 + straddling*extra/fmaCycles(k.MR, k.NR, o.depth*o.cf, lanes)
 	}
 	if absInt(g.Dims[0].S[o.pack]) == 1 && o.across > 0 && o.reuse > 0 {
 		plain += straddling * 2 * float64(lanes) * gatherCycles / float64(o.across*o.reuse)
@@ -335,8 +339,46 @@ func alignRuns(g *Group, r int, o runCosts, k *kernels.Kernel) (tiling, float64)
 	return plainTiling(r), plain
 }
 
-// rowMapCost is the row-map kernel's time against the plain kernel's.
-const rowMapCost = 1.04
+// rowMapCycles is what a tile written through its row map costs over a
+// plain one (its second masked store per vector, its prefetches), and
+// rowMapFarCycles the same when its runs lie pages apart: its vectors then
+// store to two places that neither the prefetches nor the hardware bring
+// in. Measured at depth 24 (TCCG's ccsd_t shapes, float64, a 32-row tile
+// of 288 FMA cycles): 16-row tiles fitting runs of 16 beat 32-row ones
+// straddling two runs by 5-10% with the runs 48 KB or more apart, and lose
+// by 10-15% with them 2 KB apart. Per tile, so deep tiles hardly notice.
+const (
+	rowMapCycles    = 12
+	rowMapFarCycles = 80
+)
+
+// farRuns reports whether the runs of g's fastest dim lie pages apart in C
+// (elements of size bytes): the stride of the next dim spans a page.
+func farRuns(g *Group, size int) bool {
+	return len(g.Dims) > 1 && absInt(g.Dims[1].S[opC])*size >= pageBytes
+}
+
+// pageBytes is the smallest page, within which runs count as near.
+const pageBytes = 4096
+
+// tileCallCycles is what a tile costs besides its FMAs: the call, clearing
+// the accumulators and storing them. It matters at small depth, where
+// taller tiles pay it over more rows: at depth 24 (TCCG's ccsd_t) the
+// float32 64-row tile runs 1.15-1.2 times the rate of the 32-row one on
+// runs of 480 rows that the 32-row tile fits and the 64-row one straddles
+// every 7.5 tiles (abcdef-efga-gdbc, -efgc-gdab, -gdac-efgb).
+const tileCallCycles = 60
+
+// fmaCycles is the time of a tile's FMAs, rows·cols reals at depth steps:
+// two FMA pipes of lanes reals each.
+func fmaCycles(rows, cols, depth, lanes int) float64 {
+	return max(1, float64(depth)*float64(rows)*float64(cols)/float64(2*lanes))
+}
+
+// tileCost is a tile's time against its FMAs alone.
+func tileCost(rows, cols, depth, lanes int) float64 {
+	return 1 + tileCallCycles/fmaCycles(rows, cols, depth, lanes)
+}
 
 // gatherCycles is about what the typed packers take per element gathered.
 const gatherCycles = 2
@@ -364,9 +406,10 @@ func maxRows(t tiling, slivers int) int {
 }
 
 // shortTile picks, among the path's rows for k's real type (k first), the
-// tile whose rows cost least for M: runs (alignRuns) and the last tile's
-// unused rows, which decide a short M. The first row wins ties: its tile
-// is the fastest when it fits.
+// tile whose rows cost least for M: runs (alignRuns), the last tile's
+// unused rows, which decide a short M, and each tile's own overhead
+// (tileCost), which favours tall tiles at small depth. The first row wins
+// ties: its tile is the fastest when it fits.
 func shortTile(g *Group, k *kernels.Kernel, cf int, o runCosts) *kernels.Kernel {
 	if g.Size <= 0 || o.depth <= 0 {
 		return k
@@ -378,6 +421,9 @@ func shortTile(g *Group, k *kernels.Kernel, cf int, o runCosts) *kernels.Kernel 
 			// Aligned tiling counts its short tiles; plain tiling
 			// wastes only the last one's rows.
 			c *= float64(ceilDiv(g.Size, r)*r) / float64(g.Size)
+		}
+		if isa, ok := spec.ISAByName(v.ISA); ok && isa.VecBytes > 0 && o.realSize > 0 {
+			c *= tileCost(v.MR, v.NR, o.depth*cf, isa.VecBytes/o.realSize)
 		}
 		return c
 	}
