@@ -22,6 +22,10 @@ const (
 	lineBytes       = 64
 	interleaveRows  = 1024
 	interleaveDepth = 512
+	// interleavePackRows bounds x·y_lo for an input's lines in M or N
+	// from interleavePackDepth on (rowsBlock).
+	interleavePackRows  = 64
+	interleavePackDepth = 256
 )
 
 // interleave reorders g's dims for operand o, with elements of size bytes;

@@ -194,3 +194,31 @@ func TestPlanOrientationWeighsTiles(t *testing.T) {
 		t.Errorf("row-major GEMM: %s, want swapped", q.describe())
 	}
 }
+
+// An interleave for an input's lines in M or N keeps a block of shared
+// lines within one packed block at a depth where packing matters (TCCG's
+// abcd-aebf-fdec: C's run d cut so that d·c_lo <= 64), and one for C's
+// lines keeps the longer block (abcde-ecbfa-fd: all 48 a beside 16 e).
+func TestPlanInterleaveBlocks(t *testing.T) {
+	tile := Tile{MR: 24, NR: 6, Short: [3]int{32, 16}, Lanes: 8, Size: 8}
+	sp, _ := ParseSpec("aebf,fdec->abcd")
+	p, err := NewPlan(sp, dense(72, 72, 72, 72), dense(72, 72, 72, 72), dense(72, 72, 72, 72), tile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &p.N
+	if p.Swapped {
+		g = &p.M
+	}
+	if len(g.Ext) < 3 || g.Ext[0]*g.Ext[1] > interleavePackRows {
+		t.Errorf("abcd-aebf-fdec: %s, want the C-run group cut to %d rows", p.describe(), interleavePackRows)
+	}
+	sp, _ = ParseSpec("ecbfa,fd->abcde")
+	q, err := NewPlan(sp, dense(48, 32, 32, 48, 48), dense(48, 24), dense(48, 32, 32, 24, 48), tile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := &q.N; !q.Swapped || g.Ext[0] != 48 || g.Ext[1] != 8 {
+		t.Errorf("abcde-ecbfa-fd: %s, want N = [48 8 ...] swapped", q.describe())
+	}
+}
