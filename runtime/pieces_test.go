@@ -61,7 +61,11 @@ func checkDriverPack(t *testing.T, ops *typed.Ops, sideB bool, run int, kStep in
 	c.tileM, c.tileN = plainTiling(c.mrR), plainTiling(c.nrR)
 	slivers := ceilDiv(n, w)
 	bs := make([]int64, slivers)
-	c.tileM.steps(bs, off)
+	if sideB {
+		c.tileN.steps(bs, off)
+	} else {
+		c.tileM.steps(bs, off)
+	}
 	sliver := w * kc * c.tsize
 	dst := make([]byte, slivers*sliver)
 	for i := range dst {
