@@ -234,15 +234,15 @@ func NewPlan(sp Spec, a, b, c View, tile Tile) (*Plan, error) {
 }
 
 // rowsBlock bounds the rows of an interleave in M or N whose lines belong
-// to operand o, at depth k. C's lines are written by every tile of a few
-// blocks and stay in L2 (interleaveRows). An input's lines are read when
+// to operand o, for a K of depth elements. C's lines are written by every
+// tile of a few blocks and stay in L2 (interleaveRows). An input's lines are read when
 // its block is packed, and the next block is packed only after the whole
 // panel of the other side has streamed through the caches: at a depth
 // that makes packing matter, a block of shared lines must lie within one
 // packed block (interleavePackRows; TCCG's abcd-aebf-fdec, where C's run d
 // was 84 or 72 long and B's lines of c were used a line per packed block,
-// 1.12 times faster at float32 and 1.3 at float64, and the ao2mo and
-// ccsd cases at depth 384 and more 1.05-1.1). At small depth C's runs
+// 1.07-1.12 times faster at float32 and 1.12-1.3 at float64, and other
+// ccsd cases of depth 384 and more 1.05-1.07). At small depth C's runs
 // matter more than the input's lines (ccsd_t at depth 24: 0.9 with the
 // shorter block), so the rule stops there.
 func rowsBlock(o int, depth float64) int {
