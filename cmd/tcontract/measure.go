@@ -78,7 +78,8 @@ func measure(call callFunc, p *tcontract.Pool, tm timing) (sample, error) {
 		}
 		n *= 4
 	}
-	for len(secs) < tm.reps && (tm.budget <= 0 || spent < tm.budget) {
+	// At least one repetition, even when the calibration spent the budget.
+	for len(secs) == 0 || len(secs) < tm.reps && (tm.budget <= 0 || spent < tm.budget) {
 		d, err := timeCalls(n)
 		if err != nil {
 			return sample{}, err

@@ -52,6 +52,17 @@ func TestMeasureCalls(t *testing.T) {
 	if s.reps < 1 || s.reps > 2 || calls != s.reps {
 		t.Errorf("slow call with a budget of 5 ms: %d repetitions in %d calls; want 1 or 2, the first call counting", s.reps, calls)
 	}
+	// A budget the calibration already spent still leaves one repetition
+	// of the calibrated length.
+	calls = 0
+	short := func(*tcontract.Pool) error { calls++; time.Sleep(200 * time.Microsecond); return nil }
+	s, err = measure(short, p, timing{reps: 3, minTime: 2 * time.Millisecond, budget: time.Microsecond, stat: "median"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.reps != 1 || s.calls < 2 || s.secs < 2e-4 {
+		t.Errorf("budget spent by the calibration: %+v; want one repetition of several calls, >= 0.2 ms each", s)
+	}
 	calls = 0
 	fast := func(*tcontract.Pool) error { calls++; return nil }
 	tm := timing{reps: 2, minTime: 2 * time.Millisecond, stat: "median"}
