@@ -284,7 +284,7 @@ func (c *call) chooseTeam() {
 	}
 	blocks := ceilDiv(p.M.Size, max(c.blk.MC, 1))
 	c.unitCols = 1
-	if c.members > 1 && !c.batchPar {
+	if c.members > 1 && !c.batchPar && !(blocks%c.members == 0 && gathersA(p)) {
 		c.unitCols = max(1, min(ceilDiv(4*c.members, blocks), c.tileN.count(c.blk.NC)/c.unitAlign))
 	}
 	c.units = blocks * c.unitCols
@@ -292,6 +292,25 @@ func (c *call) chooseTeam() {
 		rounds := p.Batch.Size * ceilDiv(p.N.Size, c.blk.NC) * ceilDiv(p.K.Size, c.blk.KC)
 		c.sync.prepare(c.members, rounds, c.units)
 	}
+}
+
+// gathersA reports whether the packed A blocks are gathered element by
+// element: A has a unit step neither along M's leading dim nor along K's.
+// Each member that takes a unit of an MC block packs that block for
+// itself, so units that split a block's columns repeat its packing once
+// per member. That is cheap for blocks the assembly packers copy, but a
+// gather can cost a quarter of the block's FMAs: TCCG's ab-acd-dbc at
+// float32 on 2 threads, two blocks, ran at 143-187 GFLOP/s in units of a
+// quarter block and 180-215 in whole blocks (float64 and complex, whose
+// gather weighs less, the same). So when the blocks split evenly among the
+// members, a unit is a whole block. Otherwise the shorter units still pay
+// for balance: float32 GEMM at 512, two blocks the packers copy, ran 0.12
+// slower in whole blocks.
+func gathersA(p *Plan) bool {
+	if len(p.M.Dims) == 0 || len(p.K.Dims) == 0 {
+		return false
+	}
+	return absInt(p.M.Dims[0].S[opA]) != 1 && absInt(p.K.Dims[0].S[opA]) != 1
 }
 
 // alignRuns chooses how slivers of r rows tile a group, and its cost per

@@ -1,0 +1,59 @@
+package runtime
+
+import (
+	"testing"
+
+	"github.com/tcontract/tcontract/internal/spec"
+)
+
+// A team splits an MC block's columns into several units only when that
+// costs little: units that split a block make each member that takes one
+// pack the block for itself. A block the packers gather element by element
+// (A with a unit step along neither M nor K) is a unit of its own when
+// the blocks split evenly among the members; a block they copy, or blocks
+// that do not split evenly, keep the shorter units that balance the team.
+func TestUnitsKeepGatheredBlocksWhole(t *testing.T) {
+	p := NewPool(2)
+	defer p.Close()
+	for _, typ := range []string{"float32", "float64"} {
+		ty, _ := spec.TypeByName(typ)
+		b := BlockingOf(ty)
+		for _, tc := range []struct {
+			name          string
+			blocks        int
+			aRow, aDepth  int
+			wantWholeUnit bool
+		}{
+			{"gathered, 2 blocks", 2, 1000, 100000, true},
+			{"gathered, 4 blocks", 4, 1000, 100000, true},
+			{"gathered, 3 blocks", 3, 1000, 100000, false},
+			{"rows adjacent, 2 blocks", 2, 1, 100000, false},
+			{"depth adjacent, 2 blocks", 2, 1000, 1, false},
+		} {
+			c := newCall(p, 2)
+			k, _ := KernelFor(ty.Real)
+			c.kern, c.fn = k, funcOf(k)
+			c.mrR, c.nrR = k.MR, k.NR
+			c.cf, c.tsize, c.rsize = 1, ty.Size, ty.Size
+			m, n, depth := tc.blocks*b.MC, 64*b.NR, 4*b.KC
+			c.plan = &Plan{
+				Batch: Group{Size: 1},
+				M:     groupOf(Dim{Ext: m, S: [3]int{tc.aRow, 0, 1}}),
+				N:     groupOf(Dim{Ext: n, S: [3]int{0, depth, m}}),
+				K:     groupOf(Dim{Ext: depth, S: [3]int{tc.aDepth, 1, 0}}),
+			}
+			c.chooseTeam()
+			p.release(c)
+			if c.members != 2 || c.direct {
+				t.Fatalf("%s %s: %d members, direct %v; the test wants a team of 2 on the packed path", typ, tc.name, c.members, c.direct)
+			}
+			if got := ceilDiv(m, c.blk.MC); got != tc.blocks {
+				t.Fatalf("%s %s: %d MC blocks of %d rows, want %d", typ, tc.name, got, c.blk.MC, tc.blocks)
+			}
+			if whole := c.unitCols == 1; whole != tc.wantWholeUnit {
+				t.Errorf("%s %s: %d units of %d blocks' columns each; whole blocks %v, want %v",
+					typ, tc.name, c.units, c.unitCols, whole, tc.wantWholeUnit)
+			}
+		}
+	}
+}
