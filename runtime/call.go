@@ -68,11 +68,14 @@ type call struct {
 	members, units, unitCols int
 	unitAlign                int
 	batchPar                 bool
-	direct                   bool // the direct path: nothing packed
-	sync                     teamSync
-	req                      workspace.Req
-	lease                    *workspace.TeamLease
-	panels                   [][]byte // packed-B panel buffers
+	// ownSlivers: each unit packs its own B slivers, not the team the
+	// whole panel (one MC block: no two units read one sliver).
+	ownSlivers bool
+	direct     bool // the direct path: nothing packed
+	sync       teamSync
+	req        workspace.Req
+	lease      *workspace.TeamLease
+	panels     [][]byte // packed-B panel buffers
 
 	helpers []*poolWorker
 	pending atomic.Int32

@@ -152,12 +152,14 @@ func (c *call) gemm(ms *memberState, off [3]int) {
 			panel := ms.panels[round%2]
 
 			// Pack this member's part of the panel, once no member still
-			// reads what the buffer held two rounds ago.
+			// reads what the buffer held two rounds ago (unless each
+			// unit packs its own slivers, below).
+			own := c.ownSlivers && !ms.solo
 			if !ms.solo {
 				t := &c.sync
 				t.waitUntil(func() bool { return t.minDone() >= round-1 })
 			}
-			if s0, s1 := split(nSl, members, ms.id, 1); s0 < s1 {
+			if s0, s1 := split(nSl, members, ms.id, 1); s0 < s1 && !own {
 				c.packB(panel, bBase, sc, kB, s0, s1, nc, kc)
 			}
 			if !ms.solo {
@@ -182,7 +184,10 @@ func (c *call) gemm(ms *memberState, off [3]int) {
 					if testUnitDelay != nil {
 						testUnitDelay(ms.id)
 					}
-					c.waitUnit(u, round, pc > 0, s0, s1, nSl)
+					c.waitUnit(u, round, pc > 0, s0, s1, nSl, own)
+				}
+				if own {
+					c.packB(panel, bBase, sc, kB, s0, s1, nc, kc)
 				}
 				mc := min(b.MC, p.M.Size-ic)
 				if ms.packed != ic {
@@ -399,12 +404,16 @@ func nextRun(k []int64, p0 int, kStride int64) (p1 int, step int64) {
 var testUnitDelay func(member int)
 
 // waitUnit waits until unit u may run in round: the parts of the panel
-// holding slivers [s0, s1) are packed, and (after the first round of a
-// panel of C) the unit's previous round has been accumulated.
-func (c *call) waitUnit(u int, round int64, accumulate bool, s0, s1, nSl int) {
+// holding slivers [s0, s1) are packed (unless the unit packs them, own),
+// and (after the first round of a panel of C) the unit's previous round
+// has been accumulated.
+func (c *call) waitUnit(u int, round int64, accumulate bool, s0, s1, nSl int, own bool) {
 	t := &c.sync
 	if accumulate {
 		t.waitUntil(func() bool { return t.unitDone[u].Load() >= round })
+	}
+	if own {
+		return
 	}
 	for q := 0; q < c.members; q++ {
 		if lo, hi := split(nSl, c.members, q, 1); lo < s1 && s0 < hi {

@@ -18,7 +18,12 @@ import (
 // waits only for the parts its unit reads (ready), and a part is repacked
 // two rounds later only when every member has left the round that read it
 // (done). A unit's C block is accumulated round after round in order
-// (unitDone), since the first round applies beta.
+// (unitDone), since the first round applies beta. When a round has a
+// single MC block, no two units read one sliver, so each unit packs its
+// own slivers and waits for no member's part (ownSlivers): with the
+// panel packed by parts, units of a member that packed first waited on
+// the other's part for a quarter of the call (TCCG's abcd-dbea-ec, whose
+// packing of B weighs as much as its FMAs).
 //
 // Measured on the 2-core machines this runs on, a pair of barriers per round
 // left members waiting for a tenth of the time: the two cores' speeds drift

@@ -31,6 +31,11 @@ func TestTeamRounds(t *testing.T) {
 			k, _ := KernelFor("float64")
 			testBlocks = &blocks{MC: k.MR * (1 + rng.IntN(3)), KC: 16 + rng.IntN(48), NC: k.NR * (1 + rng.IntN(4))}
 			m, n, kk := 40+rng.IntN(150), 30+rng.IntN(100), 1+rng.IntN(150)
+			if it%2 == 0 {
+				// One MC block: each unit packs its own B slivers.
+				testBlocks.MC = 3 * k.MR
+				m = 40 + rng.IntN(3*k.MR-40)
+			}
 			// Large enough in flops to take the whole team.
 			kk += 4 * int(parallelFlops) / (2 * m * n)
 			a := make([]float64, m*kk)
