@@ -60,10 +60,24 @@ func TestInterleaveBringsLinesTogether(t *testing.T) {
 	// smallest divisor that fills a line of float32, but then a block of
 	// 512 holds only 8 of the first dim, half a line of the key operand;
 	// so it is cut to 8 (half a line of the other) and the first to 16.
+	// The other half of those lines is the first index of the unit dim's
+	// high part, which comes next.
 	g = groupOf(Dim{Ext: 384, S: [3]int{1, 0, 376}}, Dim{Ext: 376, S: [3]int{384, 0, 1}})
 	g.interleave(opA, opC, 4, 512, true)
-	if got := g.Ext; !slices.Equal(got, []int{16, 8, 24, 47}) {
-		t.Fatalf("interleaved dims %v, want [16 8 24 47]", got)
+	if got := g.Ext; !slices.Equal(got, []int{16, 8, 47, 24}) || g.Dims[2].S[opC] != 8 {
+		t.Fatalf("interleaved dims %v, C strides %v: want [16 8 47 24], the high part of C's unit dim (stride 8) third", got, g.S[opC])
+	}
+	// In M or N the high parts keep the key's order: C's unit dim of 536
+	// (no divisor from 16 to 64) is cut to 8, and its high part stays
+	// after the key's next dim.
+	g = groupOf(
+		Dim{Ext: 384, S: [3]int{1, 0, 536}},
+		Dim{Ext: 3, S: [3]int{384, 0, 536 * 384}},
+		Dim{Ext: 536, S: [3]int{1152, 0, 1}},
+	)
+	g.interleave(opA, opC, 4, 4096, false)
+	if got := g.Ext; !slices.Equal(got, []int{384, 8, 3, 67}) {
+		t.Fatalf("interleaved dims %v, want [384 8 3 67]", got)
 	}
 }
 
