@@ -123,12 +123,15 @@ func (c *call) wait() {
 	if len(c.helpers) == 0 {
 		return
 	}
-	for i := 0; i < spinRounds; i++ {
+	if poll(func() bool {
 		select {
 		case <-c.done:
-			return
+			return true
 		default:
+			return false
 		}
+	}) {
+		return
 	}
 	<-c.done
 }
