@@ -53,6 +53,7 @@ func parseBench(args []string, stdout, stderr io.Writer) (cfg benchConfig, code 
 	fs.DurationVar(&cfg.tm.minTime, "time", 50*time.Millisecond, "least duration of one repetition (enough calls to fill it)")
 	fs.DurationVar(&cfg.tm.budget, "budget", time.Second, "stop repeating a measurement once its timed calls took this long (0: always -reps)")
 	fs.StringVar(&cfg.tm.stat, "stat", "best", "summary of the repetitions: best or median")
+	fs.DurationVar(&cfg.tm.warm, "warm", 500*time.Millisecond, "untimed calls before the first measurement (a process runs slower at first)")
 	fs.StringVar(&cfg.format, "format", "table", "output format: table, csv or json")
 	fs.StringVar(&cfg.plotFile, "plot", "", "also draw GFLOP/s against size per type into this PNG file")
 	fs.StringVar(&cfg.progress, "progress", "auto", "progress bar on stderr: auto (when a terminal), on or off")
@@ -105,6 +106,9 @@ func parseBench(args []string, stdout, stderr io.Writer) (cfg benchConfig, code 
 	}
 	if cfg.tm.minTime <= 0 {
 		return fail("-time %v: want a positive duration", cfg.tm.minTime)
+	}
+	if cfg.tm.warm < 0 {
+		return fail("-warm %v: want a duration >= 0", cfg.tm.warm)
 	}
 	if cfg.tm.budget < 0 {
 		return fail("-budget %v: want a duration >= 0", cfg.tm.budget)

@@ -310,3 +310,17 @@ func TestSuiteError(t *testing.T) {
 		t.Errorf("rows kept: %+v", rep.Results)
 	}
 }
+
+// TestBenchWarmsUp: a run spends -warm on untimed calls before its first
+// measurement, once.
+func TestBenchWarmsUp(t *testing.T) {
+	t0 := time.Now()
+	code, _, stderr := runCmd(t, context.Background(), "bench", "-sizes", "8", "-cases", "none", "-types", "float32",
+		"-threads", "1", "-reps", "1", "-time", "1ms", "-budget", "0", "-progress", "off", "-warm", "400ms")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if d := time.Since(t0); d < 400*time.Millisecond {
+		t.Errorf("a run with -warm 400ms took %v", d)
+	}
+}

@@ -78,6 +78,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"bench", "-reps", "0"}, "-reps 0: want at least 1"},
 		{[]string{"bench", "-time", "0s"}, "-time 0s: want a positive duration"},
 		{[]string{"bench", "-budget", "-1s"}, "-budget -1s: want a duration >= 0"},
+		{[]string{"bench", "-warm", "-1s"}, "-warm -1s: want a duration >= 0"},
 		{[]string{"bench", "-stat", "mean"}, `-stat "mean": want best or median`},
 		{[]string{"bench", "-format", "xml"}, `-format "xml": want table, csv or json`},
 		{[]string{"bench", "-progress", "maybe"}, `-progress "maybe"`},

@@ -18,6 +18,22 @@ type timing struct {
 	minTime time.Duration
 	budget  time.Duration
 	stat    string // "best" or "median"
+	// warm is how long untimed calls run before a run's first
+	// measurement (warmUp).
+	warm time.Duration
+}
+
+// warmUp calls call untimed for d. On these machines the first few
+// hundred milliseconds of a process run slower: float32 GEMM 256³ as the
+// run's first measurement gave 157 GFLOP/s, after 300 ms of calls 214,
+// as it does later in a run.
+func warmUp(call callFunc, p *tcontract.Pool, d time.Duration) error {
+	for t0 := time.Now(); time.Since(t0) < d; {
+		if err := call(p); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // sample is one measurement: seconds per call, calls per repetition and

@@ -85,3 +85,29 @@ func TestMeasureCalls(t *testing.T) {
 		t.Errorf("a failing call gives %v, want its error", err)
 	}
 }
+
+// TestWarmUp: the warm-up calls for its whole duration and stops at an
+// error.
+func TestWarmUp(t *testing.T) {
+	p := tcontract.NewPool(1)
+	defer p.Close()
+	calls := 0
+	call := func(*tcontract.Pool) error { calls++; time.Sleep(time.Millisecond); return nil }
+	t0 := time.Now()
+	if err := warmUp(call, p, 10*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(t0); d < 10*time.Millisecond || calls < 2 {
+		t.Errorf("warm-up of 10 ms: %d calls in %v", calls, d)
+	}
+	calls = 0
+	if err := warmUp(call, p, 0); err != nil || calls != 0 {
+		t.Errorf("no warm-up: %d calls, %v", calls, err)
+	}
+	boom := errors.New("boom")
+	failing := func(*tcontract.Pool) error { calls++; return boom }
+	calls = 0
+	if err := warmUp(failing, p, time.Second); err != boom || calls != 1 {
+		t.Errorf("a failing call: %v after %d calls, want its error after 1", err, calls)
+	}
+}

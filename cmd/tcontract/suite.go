@@ -84,6 +84,8 @@ type suite struct {
 	peaks []peakRow // best probe per real type and thread count so far
 	gemms map[gemmKey]float64
 	rep   *report
+	// warmed: the run's first measurement has had its warm-up.
+	warmed bool
 }
 
 func runSuite(ctx context.Context, cfg benchConfig, prog *progress) (*report, error) {
@@ -316,6 +318,12 @@ func (s *suite) caseUnit(t spec.Type, c tccg.Case) error {
 // take measures call on one thread count into r.
 func (s *suite) take(r *result, t spec.Type, call callFunc, label string) error {
 	s.prog.show(fmt.Sprintf("%s %dT %s", t.Name, r.Threads, label))
+	if !s.warmed {
+		s.warmed = true
+		if err := warmUp(call, s.pools[r.Threads], s.cfg.tm.warm); err != nil {
+			return err
+		}
+	}
 	smp, err := measure(call, s.pools[r.Threads], s.cfg.tm)
 	if err != nil {
 		return err
