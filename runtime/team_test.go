@@ -34,7 +34,7 @@ func TestTeamRounds(t *testing.T) {
 			if it%2 == 0 {
 				// One MC block: each unit packs its own B slivers.
 				testBlocks.MC = 3 * k.MR
-				m = 40 + rng.IntN(3*k.MR-40)
+				m = k.MR + 1 + rng.IntN(2*k.MR)
 			}
 			// Large enough in flops to take the whole team.
 			kk += 4 * int(parallelFlops) / (2 * m * n)
