@@ -35,7 +35,7 @@ func (c *call) directFits() bool {
 	if c.cf != 1 || c.kern.Direct == nil || p.K.Size == 0 {
 		return false
 	}
-	if len(p.M.Dims) > 1 || len(p.N.Dims) > 1 || len(p.K.Dims) > 1 {
+	if len(p.M.Dims) > 1 || len(p.K.Dims) > 1 || len(p.N.Dims) > maxGroupRank {
 		return false
 	}
 	if len(p.M.Dims) == 1 && p.M.Dims[0].S[opA] != 1 {
@@ -44,6 +44,11 @@ func (c *call) directFits() bool {
 	kc := min(p.K.Size, directKC)
 	if p.M.Size*kc*c.tsize > directMaxABytes() {
 		return false
+	}
+	if len(p.N.Dims) > 1 {
+		// Columns of several dims (directScatter): measured only on
+		// skinny products.
+		return c.kern.NR <= maxTileCols && c.skinnyDirect()
 	}
 	return p.Flops(false) <= directMaxFlops || c.skinnyDirect()
 }
@@ -54,18 +59,27 @@ const directSkinnyTiles = 2
 
 // skinnyDirect reports whether a product too large for the direct path is
 // short enough in M for it anyway: at most directSkinnyTiles row tiles,
-// with B's columns running along depth. Packed, each element of B would
+// with B's columns running along depth or C's rows adjacent. Packed, each element of B would
 // be copied once to be used by those few rows only; read in place, each
 // column tile streams its NR columns of B from memory once, and A's few
 // rows stay in L2. GEMM 4096×64×4096 on one thread ran at 147-149 GFLOP/s
 // packed and 192-204 direct in float32 (1 tile), 75-76 and 91-97 in
 // float64 (2 tiles), 8192×32×8192 110 against 162-185 in float32; at 4
 // tiles float32 gained nothing (M = 256: 188-192 against 175-195). With
-// B's rows adjacent instead, each k step would read a line of B for NR
-// of its elements, so those products stay packed.
+// B's rows adjacent instead, each k step reads a line of B for NR of its
+// elements (the next column tiles read the rest while it is in cache):
+// measured with C's rows adjacent too, TCCG's abc-bda-dc (N of two dims,
+// through directScatter) went from 31-42 to 58-63 GFLOP/s in float64 and
+// 69-79 to 81-89 in float32. With C's rows strided (abcd-dbea-ec,
+// abcde-ecbfa-fd) the direct kernel's element-wise write-back made it no
+// faster or slower, so those stay packed.
 func (c *call) skinnyDirect() bool {
 	p := c.plan
-	return p.M.Size <= directSkinnyTiles*c.kern.MR && len(p.K.Dims) == 1 && p.K.Dims[0].S[opB] == 1
+	if p.M.Size > directSkinnyTiles*c.kern.MR || len(p.K.Dims) != 1 {
+		return false
+	}
+	cRowsAdjacent := len(p.M.Dims) == 1 && p.M.Dims[0].S[opC] == 1
+	return p.K.Dims[0].S[opB] == 1 || cRowsAdjacent
 }
 
 // directMaxFlops is the largest product the direct path takes: beyond it,
@@ -92,6 +106,10 @@ func (c *call) directSolo() {
 // member's share of the column tiles, every row tile, in steps of directKC.
 func (c *call) directGemm(member, members int, off [3]int) {
 	p := c.plan
+	if len(p.N.Dims) > 1 {
+		c.directScatter(member, members, off)
+		return
+	}
 	mr, nr := c.kern.MR, c.kern.NR
 	stride := func(g *Group, o int) int {
 		if len(g.Dims) == 0 {
@@ -126,3 +144,59 @@ func (c *call) directGemm(member, members int, off [3]int) {
 		}
 	}
 }
+
+// directScatter is directGemm for N of several dims: each column tile's
+// offsets in B and C come from N's dims (Offsets), and a tile whose
+// columns are not evenly spaced in both runs as pieces that are.
+func (c *call) directScatter(member, members int, off [3]int) {
+	p := c.plan
+	mr, nr := c.kern.MR, c.kern.NR
+	var lda, rsb, rsc int
+	if len(p.K.Dims) == 1 {
+		lda, rsb = p.K.Dims[0].S[opA], p.K.Dims[0].S[opB]
+	}
+	if len(p.M.Dims) == 1 {
+		rsc = p.M.Dims[0].S[opC]
+	}
+	sz := c.tsize
+	aBase := unsafe.Add(c.base[opA], off[opA]*sz)
+	bBase := unsafe.Add(c.base[opB], off[opB]*sz)
+	cBase := unsafe.Add(c.base[opC], off[opC]*sz)
+	M, N, K := p.M.Size, p.N.Size, p.K.Size
+	t0, t1 := split(ceilDiv(N, nr), members, member, 1)
+	alpha := (*byte)(unsafe.Pointer(&c.kalpha))
+	var bOff, cOff [maxTileCols]int64
+	for pc := 0; pc < K; pc += directKC {
+		kc := min(directKC, K-pc)
+		beta := (*byte)(unsafe.Pointer(&c.kbeta))
+		if pc > 0 {
+			beta = (*byte)(unsafe.Pointer(&c.kone))
+		}
+		for t := t0; t < t1; t++ {
+			j := t * nr
+			n := min(nr, N-j)
+			Offsets(bOff[:n], p.N.Ext, p.N.S[opB], j)
+			Offsets(cOff[:n], p.N.Ext, p.N.S[opC], j)
+			for q0 := 0; q0 < n; {
+				q1, db, dc := q0+1, int64(0), int64(0)
+				if q1 < n {
+					db, dc = bOff[q1]-bOff[q0], cOff[q1]-cOff[q0]
+				}
+				for q1 < n && bOff[q1]-bOff[q1-1] == db && cOff[q1]-cOff[q1-1] == dc {
+					q1++
+				}
+				bp := (*byte)(unsafe.Add(bBase, (int64(pc*rsb)+bOff[q0])*int64(sz)))
+				for i := 0; i < M; i += mr {
+					ap := (*byte)(unsafe.Add(aBase, (i+pc*lda)*sz))
+					cp := (*byte)(unsafe.Add(cBase, (int64(i*rsc)+cOff[q0])*int64(sz)))
+					c.kern.Direct(kc, ap, lda, bp, rsb, int(db), cp, rsc, int(dc), min(mr, M-i), q1-q0, alpha, beta)
+				}
+				q0 = q1
+			}
+		}
+	}
+}
+
+// maxTileCols bounds the columns of a kernel tile (NR) that directScatter
+// keeps offsets for.
+const maxTileCols = 16
