@@ -46,7 +46,7 @@ func (c *call) directFits() bool {
 		return false
 	}
 	if len(p.N.Dims) > 1 {
-		// Columns of several dims (directScatter): measured only on
+		// Columns of several dims (directGemm by pieces): measured only on
 		// skinny products.
 		return c.kern.NR <= maxTileCols && c.skinnyDirect()
 	}
@@ -69,7 +69,7 @@ const directSkinnyTiles = 2
 // B's rows adjacent instead, each k step reads a line of B for NR of its
 // elements (the next column tiles read the rest while it is in cache):
 // measured with C's rows adjacent too, TCCG's abc-bda-dc (N of two dims,
-// through directScatter) went from 31-42 to 58-63 GFLOP/s in float64 and
+// through per-tile offsets) went from 31-42 to 58-63 GFLOP/s in float64 and
 // 69-79 to 81-89 in float32. With C's rows strided (abcd-dbea-ec,
 // abcde-ecbfa-fd) the direct kernel's element-wise write-back made it no
 // faster or slower, so those stay packed.
@@ -104,12 +104,11 @@ func (c *call) directSolo() {
 
 // directGemm is one batch element's product on the direct path: this
 // member's share of the column tiles, every row tile, in steps of directKC.
+// With N of several dims (skinnyDirect) each column tile's offsets in B and
+// C come from N's dims (Offsets), and a tile whose columns are not evenly
+// spaced in both runs as pieces that are.
 func (c *call) directGemm(member, members int, off [3]int) {
 	p := c.plan
-	if len(p.N.Dims) > 1 {
-		c.directScatter(member, members, off)
-		return
-	}
 	mr, nr := c.kern.MR, c.kern.NR
 	stride := func(g *Group, o int) int {
 		if len(g.Dims) == 0 {
@@ -119,49 +118,11 @@ func (c *call) directGemm(member, members int, off [3]int) {
 	}
 	lda, rsb := stride(&p.K, opA), stride(&p.K, opB)
 	csb, rsc, csc := stride(&p.N, opB), stride(&p.M, opC), stride(&p.N, opC)
-	sz := c.tsize
-	aBase := unsafe.Add(c.base[opA], off[opA]*sz)
-	bBase := unsafe.Add(c.base[opB], off[opB]*sz)
-	cBase := unsafe.Add(c.base[opC], off[opC]*sz)
-	M, N, K := p.M.Size, p.N.Size, p.K.Size
-	t0, t1 := split(ceilDiv(N, nr), members, member, 1)
-	alpha := (*byte)(unsafe.Pointer(&c.kalpha))
-	for pc := 0; pc < K; pc += directKC {
-		kc := min(directKC, K-pc)
-		beta := (*byte)(unsafe.Pointer(&c.kbeta))
-		if pc > 0 {
-			beta = (*byte)(unsafe.Pointer(&c.kone))
-		}
-		for t := t0; t < t1; t++ {
-			j := t * nr
-			n := min(nr, N-j)
-			bp := (*byte)(unsafe.Add(bBase, (pc*rsb+j*csb)*sz))
-			for i := 0; i < M; i += mr {
-				ap := (*byte)(unsafe.Add(aBase, (i+pc*lda)*sz))
-				cp := (*byte)(unsafe.Add(cBase, (i*rsc+j*csc)*sz))
-				c.kern.Direct(kc, ap, lda, bp, rsb, csb, cp, rsc, csc, min(mr, M-i), n, alpha, beta)
-			}
-		}
-	}
-}
-
-// directScatter is directGemm for N of several dims: each column tile's
-// offsets in B and C come from N's dims (Offsets), and a tile whose
-// columns are not evenly spaced in both runs as pieces that are.
-func (c *call) directScatter(member, members int, off [3]int) {
-	p := c.plan
-	mr, nr := c.kern.MR, c.kern.NR
-	var lda, rsb, rsc int
-	if len(p.K.Dims) == 1 {
-		lda, rsb = p.K.Dims[0].S[opA], p.K.Dims[0].S[opB]
-	}
-	if len(p.M.Dims) == 1 {
-		rsc = p.M.Dims[0].S[opC]
-	}
-	sz := c.tsize
-	aBase := unsafe.Add(c.base[opA], off[opA]*sz)
-	bBase := unsafe.Add(c.base[opB], off[opB]*sz)
-	cBase := unsafe.Add(c.base[opC], off[opC]*sz)
+	scatter := len(p.N.Dims) > 1
+	sz := int64(c.tsize)
+	aBase := unsafe.Add(c.base[opA], off[opA]*c.tsize)
+	bBase := unsafe.Add(c.base[opB], off[opB]*c.tsize)
+	cBase := unsafe.Add(c.base[opC], off[opC]*c.tsize)
 	M, N, K := p.M.Size, p.N.Size, p.K.Size
 	t0, t1 := split(ceilDiv(N, nr), members, member, 1)
 	alpha := (*byte)(unsafe.Pointer(&c.kalpha))
@@ -175,21 +136,28 @@ func (c *call) directScatter(member, members int, off [3]int) {
 		for t := t0; t < t1; t++ {
 			j := t * nr
 			n := min(nr, N-j)
-			Offsets(bOff[:n], p.N.Ext, p.N.S[opB], j)
-			Offsets(cOff[:n], p.N.Ext, p.N.S[opC], j)
+			if scatter {
+				Offsets(bOff[:n], p.N.Ext, p.N.S[opB], j)
+				Offsets(cOff[:n], p.N.Ext, p.N.S[opC], j)
+			}
 			for q0 := 0; q0 < n; {
-				q1, db, dc := q0+1, int64(0), int64(0)
-				if q1 < n {
-					db, dc = bOff[q1]-bOff[q0], cOff[q1]-cOff[q0]
+				// One piece of evenly spaced columns: the whole tile
+				// unless N has several dims.
+				q1, bo, co, db, dc := n, int64(j*csb), int64(j*csc), csb, csc
+				if scatter {
+					q1, bo, co, db, dc = q0+1, bOff[q0], cOff[q0], 0, 0
+					if q1 < n {
+						db, dc = int(bOff[q1]-bo), int(cOff[q1]-co)
+					}
+					for q1 < n && bOff[q1]-bOff[q1-1] == int64(db) && cOff[q1]-cOff[q1-1] == int64(dc) {
+						q1++
+					}
 				}
-				for q1 < n && bOff[q1]-bOff[q1-1] == db && cOff[q1]-cOff[q1-1] == dc {
-					q1++
-				}
-				bp := (*byte)(unsafe.Add(bBase, (int64(pc*rsb)+bOff[q0])*int64(sz)))
+				bp := (*byte)(unsafe.Add(bBase, (int64(pc*rsb)+bo)*sz))
 				for i := 0; i < M; i += mr {
-					ap := (*byte)(unsafe.Add(aBase, (i+pc*lda)*sz))
-					cp := (*byte)(unsafe.Add(cBase, (int64(i*rsc)+cOff[q0])*int64(sz)))
-					c.kern.Direct(kc, ap, lda, bp, rsb, int(db), cp, rsc, int(dc), min(mr, M-i), q1-q0, alpha, beta)
+					ap := (*byte)(unsafe.Add(aBase, int64(i+pc*lda)*sz))
+					cp := (*byte)(unsafe.Add(cBase, (int64(i*rsc)+co)*sz))
+					c.kern.Direct(kc, ap, lda, bp, rsb, db, cp, rsc, dc, min(mr, M-i), q1-q0, alpha, beta)
 				}
 				q0 = q1
 			}
@@ -197,6 +165,6 @@ func (c *call) directScatter(member, members int, off [3]int) {
 	}
 }
 
-// maxTileCols bounds the columns of a kernel tile (NR) that directScatter
-// keeps offsets for.
+// maxTileCols bounds the columns of a kernel tile (NR) that directGemm
+// keeps offsets for when N has several dims.
 const maxTileCols = 16

@@ -112,7 +112,7 @@ func TestSkinnyDirectProduct(t *testing.T) {
 	}
 }
 
-// A skinny contraction whose columns are two dims (directScatter): column
+// A skinny contraction whose columns are two dims (directGemm by pieces): column
 // tiles straddle the runs of the fast one (13 columns, tiles of NR), B's
 // slow one runs backwards, C's rows are adjacent, and the depth spans
 // several direct steps; on 1 and 2 threads, against a plain loop.
