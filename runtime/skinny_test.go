@@ -19,7 +19,6 @@ func TestSkinnyDirect(t *testing.T) {
 		if k.Direct == nil {
 			continue // no direct kernels on this path
 		}
-		ops := typed.OpsByName(real)
 		for _, tc := range []struct {
 			name       string
 			m          int
@@ -44,18 +43,7 @@ func TestSkinnyDirect(t *testing.T) {
 				sN[opC] = 1
 			}
 			sB[opA] = tc.m
-			c := newCall(p, 1)
-			c.kern, c.fn = k, funcOf(k)
-			c.mrR, c.nrR = k.MR, k.NR
-			c.cf, c.tsize, c.rsize = 1, ops.Type.Size, ops.RealSize
-			c.plan = &Plan{
-				Batch: Group{Size: 1},
-				M:     groupOf(Dim{Ext: tc.m, S: [3]int{1, 0, tc.cRowStep}}),
-				N:     groupOf(Dim{Ext: n, S: sN}),
-				K:     groupOf(Dim{Ext: depth, S: sB}),
-			}
-			c.chooseTeam()
-			p.release(c)
+			c := chooseFor(p, 1, real, Dim{Ext: tc.m, S: [3]int{1, 0, tc.cRowStep}}, Dim{Ext: n, S: sN}, Dim{Ext: depth, S: sB})
 			if c.direct != tc.wantDirect {
 				t.Errorf("%s, %s (%d×%d×%d): direct %v, want %v", real, tc.name, tc.m, n, depth, c.direct, tc.wantDirect)
 			}

@@ -30,20 +30,11 @@ func TestUnitsKeepGatheredBlocksWhole(t *testing.T) {
 			{"rows adjacent, 2 blocks", 2, 1, 100000, false},
 			{"depth adjacent, 2 blocks", 2, 1000, 1, false},
 		} {
-			c := newCall(p, 2)
-			k, _ := KernelFor(ty.Real)
-			c.kern, c.fn = k, funcOf(k)
-			c.mrR, c.nrR = k.MR, k.NR
-			c.cf, c.tsize, c.rsize = 1, ty.Size, ty.Size
 			m, n, depth := tc.blocks*b.MC, 64*b.NR, 4*b.KC
-			c.plan = &Plan{
-				Batch: Group{Size: 1},
-				M:     groupOf(Dim{Ext: m, S: [3]int{tc.aRow, 0, 1}}),
-				N:     groupOf(Dim{Ext: n, S: [3]int{0, depth, m}}),
-				K:     groupOf(Dim{Ext: depth, S: [3]int{tc.aDepth, 1, 0}}),
-			}
-			c.chooseTeam()
-			p.release(c)
+			c := chooseFor(p, 2, ty.Real,
+				Dim{Ext: m, S: [3]int{tc.aRow, 0, 1}},
+				Dim{Ext: n, S: [3]int{0, depth, m}},
+				Dim{Ext: depth, S: [3]int{tc.aDepth, 1, 0}})
 			if c.members != 2 || c.direct {
 				t.Fatalf("%s %s: %d members, direct %v; the test wants a team of 2 on the packed path", typ, tc.name, c.members, c.direct)
 			}
@@ -56,4 +47,19 @@ func TestUnitsKeepGatheredBlocksWhole(t *testing.T) {
 			}
 		}
 	}
+}
+
+// chooseFor is the team and path a call on p (threads wide) chooses for a
+// real product of one dim per group: M, N and K.
+func chooseFor(p *Pool, threads int, real string, m, n, k Dim) *call {
+	kern, _ := KernelFor(real)
+	ty, _ := spec.TypeByName(real)
+	c := newCall(p, threads)
+	c.kern, c.fn = kern, funcOf(kern)
+	c.mrR, c.nrR = kern.MR, kern.NR
+	c.cf, c.tsize, c.rsize = 1, ty.Size, ty.Size
+	c.plan = &Plan{Batch: Group{Size: 1}, M: groupOf(m), N: groupOf(n), K: groupOf(k)}
+	c.chooseTeam()
+	p.release(c)
+	return c
 }
