@@ -289,8 +289,8 @@ func (p *Plan) swapPays(t Tile) bool {
 		if rs != 1 {
 			// Cycles per element written: 2, up to 16 once rows are a
 			// page apart; the tile's FMAs take depth/(2·Lanes) each.
-			bytes := math.Min(float64(rs)*float64(t.Size), 4096)
-			w := 2 + 14*bytes/4096
+			bytes := math.Min(float64(rs)*float64(t.Size), pageBytes)
+			w := 2 + 14*bytes/pageBytes
 			s *= depth / (depth + 2*float64(t.Lanes)*w)
 		}
 		return s
