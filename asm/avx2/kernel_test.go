@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mmcloughlin/avo/build"
 	"github.com/mmcloughlin/avo/pass"
 
 	"github.com/tcontract/tcontract/asm/internal/x86"
@@ -95,6 +96,33 @@ func TestPack1mTable(t *testing.T) {
 			missing, err := x86.MissingLabels(pk.Ctx, x86.Pack1eLabels)
 			if err != nil || len(missing) > 0 {
 				t.Errorf("%s: %v, missing %v", op.name, err, missing)
+			}
+		}
+	}
+}
+
+// TestCleanReturns checks that every function of every AVX2 row leaves
+// through VZEROUPPER once it has used a wide register: the kernels, the
+// direct kernels and all four packers.
+func TestCleanReturns(t *testing.T) {
+	for _, k := range spec.KernelsFor(spec.AVX2) {
+		for _, f := range []struct {
+			what string
+			emit func() *build.Context
+		}{
+			{"kernel", func() *build.Context { g := x86.New(k, 32); kernel(g); return g.Ctx }},
+			{"direct", func() *build.Context { g := x86.New(k, 32); direct(g); return g.Ctx }},
+			{"packa", func() *build.Context { pk := x86.NewPacker(k, "a", 32); packer(pk); return pk.Ctx }},
+			{"packb", func() *build.Context { pk := x86.NewPacker(k, "b", 32); packer(pk); return pk.Ctx }},
+			{"pack1e", func() *build.Context { pk := x86.NewPacker(k, "a", 32); pack1e(pk); return pk.Ctx }},
+			{"pack1r", func() *build.Context { pk := x86.NewPacker(k, "b", 32); pack1r(pk); return pk.Ctx }},
+		} {
+			bad, err := x86.UncleanReturns(f.emit())
+			if err != nil {
+				t.Fatalf("%s %s: %v", k.Name(), f.what, err)
+			}
+			if len(bad) > 0 {
+				t.Errorf("%s %s: %v", k.Name(), f.what, bad)
 			}
 		}
 	}

@@ -53,7 +53,7 @@ func packCopy(pk *x86.Packer) {
 		pk.Loop("c", 4, S, narrow)
 		o.MaskMov(x86.Mem(x86.PS, 0), masks[0], x86.Y(0))
 		storePart(pk, x86.Y(0), x86.Y(14), x86.Mem(x86.PD, 0), pk.W)
-		c.RET()
+		pk.Return()
 		return
 	}
 	step := func(u int) {
@@ -69,7 +69,7 @@ func packCopy(pk *x86.Packer) {
 		c.ADDQ(x86.KS, x86.PS)
 	}
 	pk.Loop("c", 4, S, step)
-	c.RET()
+	pk.Return()
 }
 
 // storePart stores the first lanes reals of y (at most a vector) at mem

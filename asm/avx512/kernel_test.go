@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mmcloughlin/avo/build"
 	"github.com/mmcloughlin/avo/pass"
 
 	"github.com/tcontract/tcontract/asm/internal/x86"
@@ -112,6 +113,34 @@ func TestRunsTable(t *testing.T) {
 		}
 		if len(missing) > 0 {
 			t.Errorf("%s: no %v", k.Name(), missing)
+		}
+	}
+}
+
+// TestCleanReturns checks that every function of every AVX512 row leaves
+// through VZEROUPPER once it has used a wide register: the kernels, the
+// direct kernels and all four packers.
+func TestCleanReturns(t *testing.T) {
+	for _, k := range spec.KernelsFor(spec.AVX512) {
+		for _, f := range []struct {
+			what string
+			emit func() *build.Context
+		}{
+			{"kernel", func() *build.Context { g := x86.New(k, 64); kernel(g); return g.Ctx }},
+			{"direct", func() *build.Context { g := x86.New(k, 64); direct(g); return g.Ctx }},
+			{"packa", func() *build.Context { pk := x86.NewPacker(k, "a", 64); packer(pk); return pk.Ctx }},
+			{"packb", func() *build.Context { pk := x86.NewPacker(k, "b", 64); packer(pk); return pk.Ctx }},
+			{"pack1e", func() *build.Context { pk := x86.NewPacker(k, "a", 64); pack1e(pk); return pk.Ctx }},
+			{"pack1r", func() *build.Context { pk := x86.NewPacker(k, "b", 64); pack1r(pk); return pk.Ctx }},
+			{"runs", func() *build.Context { g := x86.New(k, 64); runsKernel(g); return g.Ctx }},
+		} {
+			bad, err := x86.UncleanReturns(f.emit())
+			if err != nil {
+				t.Fatalf("%s %s: %v", k.Name(), f.what, err)
+			}
+			if len(bad) > 0 {
+				t.Errorf("%s %s: %v", k.Name(), f.what, bad)
+			}
 		}
 	}
 }

@@ -65,7 +65,7 @@ func packCopy(pk *x86.Packer) {
 			pk.Loop("c", 4, S, narrow)
 			o.MovZ(x86.Mem(x86.PS, 0), x86.Opmask(1), vec(0))
 			o.Mov(vec(0), x86.Opmask(7), x86.Mem(x86.PD, 0))
-			c.RET()
+			pk.Return()
 			return
 		}
 	}
@@ -86,5 +86,5 @@ func packCopy(pk *x86.Packer) {
 		c.ADDQ(x86.KS, x86.PS)
 	}
 	pk.Loop("c", 4, S, step)
-	c.RET()
+	pk.Return()
 }

@@ -150,4 +150,5 @@ snext:
 	ADDQ R11, SI
 	DECQ R9
 	JNZ  sstep
+	VZEROUPPER
 	RET

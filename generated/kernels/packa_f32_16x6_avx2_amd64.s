@@ -85,6 +85,7 @@ cremloop:
 	JNZ        cremloop
 
 cdone:
+	VZEROUPPER
 	RET
 
 transpose:
@@ -310,6 +311,7 @@ tnext:
 	SUBQ $0x00000008, R8
 	DECQ (SP)
 	JNZ  tblock
+	VZEROUPPER
 	RET
 
 tzero:
@@ -355,6 +357,7 @@ snext:
 	ADDQ R11, SI
 	DECQ R9
 	JNZ  sstep
+	VZEROUPPER
 	RET
 
 DATA packa_f32_16x6_avx2_rows<>+0(SB)/4, $0xffffffff

@@ -5,7 +5,7 @@
 #include "textflag.h"
 
 // func packa_f32_32x6_avx512(dst *byte, src *byte, rows int, k int, rowStep int, kStep int)
-// Requires: AVX512F, BMI2, CMOV
+// Requires: AVX, AVX512F, BMI2, CMOV
 TEXT ·packa_f32_32x6_avx512(SB), NOSPLIT, $8-48
 	MOVQ  dst+0(FP), DI
 	MOVQ  src+8(FP), SI
@@ -85,6 +85,7 @@ cremloop:
 	JNZ       cremloop
 
 cdone:
+	VZEROUPPER
 	RET
 
 transpose:
@@ -519,6 +520,7 @@ tnext:
 	SUBQ $0x00000010, R8
 	DECQ (SP)
 	JNZ  tblock
+	VZEROUPPER
 	RET
 
 tzero:
@@ -564,4 +566,5 @@ snext:
 	ADDQ R11, SI
 	DECQ R9
 	JNZ  sstep
+	VZEROUPPER
 	RET

@@ -85,6 +85,7 @@ cremloop:
 	JNZ        cremloop
 
 cdone:
+	VZEROUPPER
 	RET
 
 transpose:
@@ -212,6 +213,7 @@ tnext:
 	SUBQ $0x00000004, R8
 	DECQ (SP)
 	JNZ  tblock
+	VZEROUPPER
 	RET
 
 tzero:
@@ -257,6 +259,7 @@ snext:
 	ADDQ R11, SI
 	DECQ R9
 	JNZ  sstep
+	VZEROUPPER
 	RET
 
 DATA packa_f64_8x6_avx2_rows<>+0(SB)/8, $0xffffffffffffffff

@@ -79,6 +79,7 @@ cdone:
 	VMOVUPS      X0, (DI)
 	VEXTRACTF128 $0x01, Y0, X14
 	VMOVSD       X14, 16(DI)
+	VZEROUPPER
 	RET
 
 transpose:
@@ -289,6 +290,7 @@ ttloaded:
 	VMOVSD       X0, 184(DI)
 
 tnext:
+	VZEROUPPER
 	RET
 
 scalar:
@@ -323,6 +325,7 @@ snext:
 	ADDQ R11, SI
 	DECQ R9
 	JNZ  sstep
+	VZEROUPPER
 	RET
 
 DATA packb_f32_16x6_avx2_rows<>+0(SB)/4, $0xffffffff

@@ -78,6 +78,7 @@ cremloop:
 cdone:
 	VMOVUPS.Z (SI), K1, Y0
 	VMOVUPS   Y0, K7, (DI)
+	VZEROUPPER
 	RET
 
 transpose:
@@ -308,6 +309,7 @@ ttloaded:
 	VMOVUPS   Z21, K2, 320(DI)
 
 tnext:
+	VZEROUPPER
 	RET
 
 scalar:
@@ -342,6 +344,7 @@ snext:
 	ADDQ R11, SI
 	DECQ R9
 	JNZ  sstep
+	VZEROUPPER
 	RET
 
 DATA packb_f32_64x6_avx512_perm<>+0(SB)/4, $0x00000000

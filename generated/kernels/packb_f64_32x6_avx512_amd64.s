@@ -5,7 +5,7 @@
 #include "textflag.h"
 
 // func packb_f64_32x6_avx512(dst *byte, src *byte, rows int, k int, rowStep int, kStep int)
-// Requires: AVX512F, BMI2, CMOV
+// Requires: AVX, AVX512F, BMI2, CMOV
 TEXT ·packb_f64_32x6_avx512(SB), NOSPLIT, $8-48
 	MOVQ  dst+0(FP), DI
 	MOVQ  src+8(FP), SI
@@ -78,6 +78,7 @@ cremloop:
 cdone:
 	VMOVUPD.Z (SI), K1, Z0
 	VMOVUPD   Z0, K7, (DI)
+	VZEROUPPER
 	RET
 
 transpose:
@@ -308,6 +309,7 @@ ttloaded:
 	VMOVUPD   Z21, K2, 320(DI)
 
 tnext:
+	VZEROUPPER
 	RET
 
 scalar:
@@ -342,6 +344,7 @@ snext:
 	ADDQ R11, SI
 	DECQ R9
 	JNZ  sstep
+	VZEROUPPER
 	RET
 
 DATA packb_f64_32x6_avx512_perm<>+0(SB)/8, $0x0000000000000000

@@ -85,6 +85,7 @@ cremloop:
 	JNZ        cremloop
 
 cdone:
+	VZEROUPPER
 	RET
 
 transpose:
@@ -241,6 +242,7 @@ ttloaded:
 	VMOVUPD      X5, 176(DI)
 
 tnext:
+	VZEROUPPER
 	RET
 
 scalar:
@@ -275,6 +277,7 @@ snext:
 	ADDQ R11, SI
 	DECQ R9
 	JNZ  sstep
+	VZEROUPPER
 	RET
 
 DATA packb_f64_8x6_avx2_rows<>+0(SB)/8, $0xffffffffffffffff

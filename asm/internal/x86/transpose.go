@@ -161,7 +161,7 @@ func (p *Packer) Transpose(o TransposeOps) {
 	chunk("tt", o.LoadTail, true)
 	c.Label("tnext")
 	if nblocks == 1 {
-		c.RET()
+		p.Return()
 		return
 	}
 	// The next block: Block rows and Block reals further on.
@@ -173,7 +173,7 @@ func (p *Packer) Transpose(o TransposeOps) {
 	c.SUBQ(operand.U32(o.Block), Rows)
 	c.DECQ(blocks)
 	c.JNZ(operand.LabelRef("tblock"))
-	c.RET()
+	p.Return()
 
 	// A block wholly past rows: zeros at every step.
 	c.Label("tzero")

@@ -379,3 +379,29 @@ func MissingLabels(c *build.Context, want []string) ([]string, error) {
 	}
 	return missing, nil
 }
+
+// UncleanReturns lists, per function of c, the RETs that follow 256- or
+// 512-bit register use (in program order) without a VZEROUPPER just before
+// them (Packer.Return says why that matters).
+func UncleanReturns(c *build.Context) ([]string, error) {
+	f, err := c.Result()
+	if err != nil {
+		return nil, err
+	}
+	var bad []string
+	for _, fn := range f.Functions() {
+		wide, prev := false, ""
+		for i, in := range fn.Instructions() {
+			if in.Opcode == "RET" && wide && prev != "VZEROUPPER" {
+				bad = append(bad, fmt.Sprintf("%s: RET at instruction %d", fn.Name, i))
+			}
+			for _, op := range in.Operands {
+				if r, ok := op.(reg.Register); ok && r.Size() >= 32 {
+					wide = true
+				}
+			}
+			prev = in.Opcode
+		}
+	}
+	return bad, nil
+}
