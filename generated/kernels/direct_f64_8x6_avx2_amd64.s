@@ -2064,90 +2064,606 @@ partial:
 	JLE          done
 	VMASKMOVPD   (R8), Y12, Y15
 	VFMADD231PD  Y15, Y14, Y0
-	VMASKMOVPD   Y0, Y12, (R8)
-	VMASKMOVPD   32(R8), Y13, Y15
-	VFMADD231PD  Y15, Y14, Y1
-	VMASKMOVPD   Y1, Y13, 32(R8)
-	ADDQ         R10, R8
-	CMPQ         R12, $0x00000001
-	JLE          done
-	VMASKMOVPD   (R8), Y12, Y15
-	VFMADD231PD  Y15, Y14, Y2
-	VMASKMOVPD   Y2, Y12, (R8)
-	VMASKMOVPD   32(R8), Y13, Y15
-	VFMADD231PD  Y15, Y14, Y3
-	VMASKMOVPD   Y3, Y13, 32(R8)
-	ADDQ         R10, R8
-	CMPQ         R12, $0x00000002
-	JLE          done
-	VMASKMOVPD   (R8), Y12, Y15
-	VFMADD231PD  Y15, Y14, Y4
-	VMASKMOVPD   Y4, Y12, (R8)
-	VMASKMOVPD   32(R8), Y13, Y15
-	VFMADD231PD  Y15, Y14, Y5
-	VMASKMOVPD   Y5, Y13, 32(R8)
-	ADDQ         R10, R8
-	CMPQ         R12, $0x00000003
-	JLE          done
-	VMASKMOVPD   (R8), Y12, Y15
-	VFMADD231PD  Y15, Y14, Y6
-	VMASKMOVPD   Y6, Y12, (R8)
-	VMASKMOVPD   32(R8), Y13, Y15
-	VFMADD231PD  Y15, Y14, Y7
-	VMASKMOVPD   Y7, Y13, 32(R8)
-	ADDQ         R10, R8
-	CMPQ         R12, $0x00000004
-	JLE          done
-	VMASKMOVPD   (R8), Y12, Y15
-	VFMADD231PD  Y15, Y14, Y8
-	VMASKMOVPD   Y8, Y12, (R8)
-	VMASKMOVPD   32(R8), Y13, Y15
-	VFMADD231PD  Y15, Y14, Y9
-	VMASKMOVPD   Y9, Y13, 32(R8)
-	ADDQ         R10, R8
-	CMPQ         R12, $0x00000005
-	JLE          done
-	VMASKMOVPD   (R8), Y12, Y15
-	VFMADD231PD  Y15, Y14, Y10
-	VMASKMOVPD   Y10, Y12, (R8)
-	VMASKMOVPD   32(R8), Y13, Y15
-	VFMADD231PD  Y15, Y14, Y11
-	VMASKMOVPD   Y11, Y13, 32(R8)
-	ADDQ         R10, R8
-	JMP          done
+	CMPQ         R11, $0x00000004
+	JL           ps0part
+	VMOVUPD      Y0, (R8)
+	JMP          ps0done
+
+ps0part:
+	MOVQ         R11, AX
+	LEAQ         (R8), R13
+	VMOVAPS      X0, X15
+	TESTQ        $0x00000002, AX
+	JZ           ps0q
+	VMOVUPS      X0, (R13)
+	VEXTRACTF128 $0x01, Y0, X15
+	ADDQ         $0x00000010, R13
+
+ps0q:
+	TESTQ  $0x00000001, AX
+	JZ     ps0done
+	VMOVSD X15, (R13)
+
+ps0done:
+	VMASKMOVPD  32(R8), Y13, Y15
+	VFMADD231PD Y15, Y14, Y1
+	CMPQ        R11, $0x00000008
+	JL          ps1part
+	VMOVUPD     Y1, 32(R8)
+	JMP         ps1done
+
+ps1part:
+	CMPQ         R11, $0x00000004
+	JLE          ps1done
+	MOVQ         R11, AX
+	SUBQ         $0x00000004, AX
+	LEAQ         32(R8), R13
+	VMOVAPS      X1, X15
+	TESTQ        $0x00000002, AX
+	JZ           ps1q
+	VMOVUPS      X1, (R13)
+	VEXTRACTF128 $0x01, Y1, X15
+	ADDQ         $0x00000010, R13
+
+ps1q:
+	TESTQ  $0x00000001, AX
+	JZ     ps1done
+	VMOVSD X15, (R13)
+
+ps1done:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000001
+	JLE         done
+	VMASKMOVPD  (R8), Y12, Y15
+	VFMADD231PD Y15, Y14, Y2
+	CMPQ        R11, $0x00000004
+	JL          ps2part
+	VMOVUPD     Y2, (R8)
+	JMP         ps2done
+
+ps2part:
+	MOVQ         R11, AX
+	LEAQ         (R8), R13
+	VMOVAPS      X2, X15
+	TESTQ        $0x00000002, AX
+	JZ           ps2q
+	VMOVUPS      X2, (R13)
+	VEXTRACTF128 $0x01, Y2, X15
+	ADDQ         $0x00000010, R13
+
+ps2q:
+	TESTQ  $0x00000001, AX
+	JZ     ps2done
+	VMOVSD X15, (R13)
+
+ps2done:
+	VMASKMOVPD  32(R8), Y13, Y15
+	VFMADD231PD Y15, Y14, Y3
+	CMPQ        R11, $0x00000008
+	JL          ps3part
+	VMOVUPD     Y3, 32(R8)
+	JMP         ps3done
+
+ps3part:
+	CMPQ         R11, $0x00000004
+	JLE          ps3done
+	MOVQ         R11, AX
+	SUBQ         $0x00000004, AX
+	LEAQ         32(R8), R13
+	VMOVAPS      X3, X15
+	TESTQ        $0x00000002, AX
+	JZ           ps3q
+	VMOVUPS      X3, (R13)
+	VEXTRACTF128 $0x01, Y3, X15
+	ADDQ         $0x00000010, R13
+
+ps3q:
+	TESTQ  $0x00000001, AX
+	JZ     ps3done
+	VMOVSD X15, (R13)
+
+ps3done:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000002
+	JLE         done
+	VMASKMOVPD  (R8), Y12, Y15
+	VFMADD231PD Y15, Y14, Y4
+	CMPQ        R11, $0x00000004
+	JL          ps4part
+	VMOVUPD     Y4, (R8)
+	JMP         ps4done
+
+ps4part:
+	MOVQ         R11, AX
+	LEAQ         (R8), R13
+	VMOVAPS      X4, X15
+	TESTQ        $0x00000002, AX
+	JZ           ps4q
+	VMOVUPS      X4, (R13)
+	VEXTRACTF128 $0x01, Y4, X15
+	ADDQ         $0x00000010, R13
+
+ps4q:
+	TESTQ  $0x00000001, AX
+	JZ     ps4done
+	VMOVSD X15, (R13)
+
+ps4done:
+	VMASKMOVPD  32(R8), Y13, Y15
+	VFMADD231PD Y15, Y14, Y5
+	CMPQ        R11, $0x00000008
+	JL          ps5part
+	VMOVUPD     Y5, 32(R8)
+	JMP         ps5done
+
+ps5part:
+	CMPQ         R11, $0x00000004
+	JLE          ps5done
+	MOVQ         R11, AX
+	SUBQ         $0x00000004, AX
+	LEAQ         32(R8), R13
+	VMOVAPS      X5, X15
+	TESTQ        $0x00000002, AX
+	JZ           ps5q
+	VMOVUPS      X5, (R13)
+	VEXTRACTF128 $0x01, Y5, X15
+	ADDQ         $0x00000010, R13
+
+ps5q:
+	TESTQ  $0x00000001, AX
+	JZ     ps5done
+	VMOVSD X15, (R13)
+
+ps5done:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000003
+	JLE         done
+	VMASKMOVPD  (R8), Y12, Y15
+	VFMADD231PD Y15, Y14, Y6
+	CMPQ        R11, $0x00000004
+	JL          ps6part
+	VMOVUPD     Y6, (R8)
+	JMP         ps6done
+
+ps6part:
+	MOVQ         R11, AX
+	LEAQ         (R8), R13
+	VMOVAPS      X6, X15
+	TESTQ        $0x00000002, AX
+	JZ           ps6q
+	VMOVUPS      X6, (R13)
+	VEXTRACTF128 $0x01, Y6, X15
+	ADDQ         $0x00000010, R13
+
+ps6q:
+	TESTQ  $0x00000001, AX
+	JZ     ps6done
+	VMOVSD X15, (R13)
+
+ps6done:
+	VMASKMOVPD  32(R8), Y13, Y15
+	VFMADD231PD Y15, Y14, Y7
+	CMPQ        R11, $0x00000008
+	JL          ps7part
+	VMOVUPD     Y7, 32(R8)
+	JMP         ps7done
+
+ps7part:
+	CMPQ         R11, $0x00000004
+	JLE          ps7done
+	MOVQ         R11, AX
+	SUBQ         $0x00000004, AX
+	LEAQ         32(R8), R13
+	VMOVAPS      X7, X15
+	TESTQ        $0x00000002, AX
+	JZ           ps7q
+	VMOVUPS      X7, (R13)
+	VEXTRACTF128 $0x01, Y7, X15
+	ADDQ         $0x00000010, R13
+
+ps7q:
+	TESTQ  $0x00000001, AX
+	JZ     ps7done
+	VMOVSD X15, (R13)
+
+ps7done:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000004
+	JLE         done
+	VMASKMOVPD  (R8), Y12, Y15
+	VFMADD231PD Y15, Y14, Y8
+	CMPQ        R11, $0x00000004
+	JL          ps8part
+	VMOVUPD     Y8, (R8)
+	JMP         ps8done
+
+ps8part:
+	MOVQ         R11, AX
+	LEAQ         (R8), R13
+	VMOVAPS      X8, X15
+	TESTQ        $0x00000002, AX
+	JZ           ps8q
+	VMOVUPS      X8, (R13)
+	VEXTRACTF128 $0x01, Y8, X15
+	ADDQ         $0x00000010, R13
+
+ps8q:
+	TESTQ  $0x00000001, AX
+	JZ     ps8done
+	VMOVSD X15, (R13)
+
+ps8done:
+	VMASKMOVPD  32(R8), Y13, Y15
+	VFMADD231PD Y15, Y14, Y9
+	CMPQ        R11, $0x00000008
+	JL          ps9part
+	VMOVUPD     Y9, 32(R8)
+	JMP         ps9done
+
+ps9part:
+	CMPQ         R11, $0x00000004
+	JLE          ps9done
+	MOVQ         R11, AX
+	SUBQ         $0x00000004, AX
+	LEAQ         32(R8), R13
+	VMOVAPS      X9, X15
+	TESTQ        $0x00000002, AX
+	JZ           ps9q
+	VMOVUPS      X9, (R13)
+	VEXTRACTF128 $0x01, Y9, X15
+	ADDQ         $0x00000010, R13
+
+ps9q:
+	TESTQ  $0x00000001, AX
+	JZ     ps9done
+	VMOVSD X15, (R13)
+
+ps9done:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000005
+	JLE         done
+	VMASKMOVPD  (R8), Y12, Y15
+	VFMADD231PD Y15, Y14, Y10
+	CMPQ        R11, $0x00000004
+	JL          ps10part
+	VMOVUPD     Y10, (R8)
+	JMP         ps10done
+
+ps10part:
+	MOVQ         R11, AX
+	LEAQ         (R8), R13
+	VMOVAPS      X10, X15
+	TESTQ        $0x00000002, AX
+	JZ           ps10q
+	VMOVUPS      X10, (R13)
+	VEXTRACTF128 $0x01, Y10, X15
+	ADDQ         $0x00000010, R13
+
+ps10q:
+	TESTQ  $0x00000001, AX
+	JZ     ps10done
+	VMOVSD X15, (R13)
+
+ps10done:
+	VMASKMOVPD  32(R8), Y13, Y15
+	VFMADD231PD Y15, Y14, Y11
+	CMPQ        R11, $0x00000008
+	JL          ps11part
+	VMOVUPD     Y11, 32(R8)
+	JMP         ps11done
+
+ps11part:
+	CMPQ         R11, $0x00000004
+	JLE          ps11done
+	MOVQ         R11, AX
+	SUBQ         $0x00000004, AX
+	LEAQ         32(R8), R13
+	VMOVAPS      X11, X15
+	TESTQ        $0x00000002, AX
+	JZ           ps11q
+	VMOVUPS      X11, (R13)
+	VEXTRACTF128 $0x01, Y11, X15
+	ADDQ         $0x00000010, R13
+
+ps11q:
+	TESTQ  $0x00000001, AX
+	JZ     ps11done
+	VMOVSD X15, (R13)
+
+ps11done:
+	ADDQ R10, R8
+	JMP  done
 
 pbeta0:
-	TESTQ      R12, R12
-	JLE        done
-	VMASKMOVPD Y0, Y12, (R8)
-	VMASKMOVPD Y1, Y13, 32(R8)
-	ADDQ       R10, R8
-	CMPQ       R12, $0x00000001
-	JLE        done
-	VMASKMOVPD Y2, Y12, (R8)
-	VMASKMOVPD Y3, Y13, 32(R8)
-	ADDQ       R10, R8
-	CMPQ       R12, $0x00000002
-	JLE        done
-	VMASKMOVPD Y4, Y12, (R8)
-	VMASKMOVPD Y5, Y13, 32(R8)
-	ADDQ       R10, R8
-	CMPQ       R12, $0x00000003
-	JLE        done
-	VMASKMOVPD Y6, Y12, (R8)
-	VMASKMOVPD Y7, Y13, 32(R8)
-	ADDQ       R10, R8
-	CMPQ       R12, $0x00000004
-	JLE        done
-	VMASKMOVPD Y8, Y12, (R8)
-	VMASKMOVPD Y9, Y13, 32(R8)
-	ADDQ       R10, R8
-	CMPQ       R12, $0x00000005
-	JLE        done
-	VMASKMOVPD Y10, Y12, (R8)
-	VMASKMOVPD Y11, Y13, 32(R8)
-	ADDQ       R10, R8
-	JMP        done
+	TESTQ   R12, R12
+	JLE     done
+	CMPQ    R11, $0x00000004
+	JL      ps12part
+	VMOVUPD Y0, (R8)
+	JMP     ps12done
+
+ps12part:
+	MOVQ         R11, AX
+	LEAQ         (R8), R13
+	VMOVAPS      X0, X15
+	TESTQ        $0x00000002, AX
+	JZ           ps12q
+	VMOVUPS      X0, (R13)
+	VEXTRACTF128 $0x01, Y0, X15
+	ADDQ         $0x00000010, R13
+
+ps12q:
+	TESTQ  $0x00000001, AX
+	JZ     ps12done
+	VMOVSD X15, (R13)
+
+ps12done:
+	CMPQ    R11, $0x00000008
+	JL      ps13part
+	VMOVUPD Y1, 32(R8)
+	JMP     ps13done
+
+ps13part:
+	CMPQ         R11, $0x00000004
+	JLE          ps13done
+	MOVQ         R11, AX
+	SUBQ         $0x00000004, AX
+	LEAQ         32(R8), R13
+	VMOVAPS      X1, X15
+	TESTQ        $0x00000002, AX
+	JZ           ps13q
+	VMOVUPS      X1, (R13)
+	VEXTRACTF128 $0x01, Y1, X15
+	ADDQ         $0x00000010, R13
+
+ps13q:
+	TESTQ  $0x00000001, AX
+	JZ     ps13done
+	VMOVSD X15, (R13)
+
+ps13done:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000001
+	JLE     done
+	CMPQ    R11, $0x00000004
+	JL      ps14part
+	VMOVUPD Y2, (R8)
+	JMP     ps14done
+
+ps14part:
+	MOVQ         R11, AX
+	LEAQ         (R8), R13
+	VMOVAPS      X2, X15
+	TESTQ        $0x00000002, AX
+	JZ           ps14q
+	VMOVUPS      X2, (R13)
+	VEXTRACTF128 $0x01, Y2, X15
+	ADDQ         $0x00000010, R13
+
+ps14q:
+	TESTQ  $0x00000001, AX
+	JZ     ps14done
+	VMOVSD X15, (R13)
+
+ps14done:
+	CMPQ    R11, $0x00000008
+	JL      ps15part
+	VMOVUPD Y3, 32(R8)
+	JMP     ps15done
+
+ps15part:
+	CMPQ         R11, $0x00000004
+	JLE          ps15done
+	MOVQ         R11, AX
+	SUBQ         $0x00000004, AX
+	LEAQ         32(R8), R13
+	VMOVAPS      X3, X15
+	TESTQ        $0x00000002, AX
+	JZ           ps15q
+	VMOVUPS      X3, (R13)
+	VEXTRACTF128 $0x01, Y3, X15
+	ADDQ         $0x00000010, R13
+
+ps15q:
+	TESTQ  $0x00000001, AX
+	JZ     ps15done
+	VMOVSD X15, (R13)
+
+ps15done:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000002
+	JLE     done
+	CMPQ    R11, $0x00000004
+	JL      ps16part
+	VMOVUPD Y4, (R8)
+	JMP     ps16done
+
+ps16part:
+	MOVQ         R11, AX
+	LEAQ         (R8), R13
+	VMOVAPS      X4, X15
+	TESTQ        $0x00000002, AX
+	JZ           ps16q
+	VMOVUPS      X4, (R13)
+	VEXTRACTF128 $0x01, Y4, X15
+	ADDQ         $0x00000010, R13
+
+ps16q:
+	TESTQ  $0x00000001, AX
+	JZ     ps16done
+	VMOVSD X15, (R13)
+
+ps16done:
+	CMPQ    R11, $0x00000008
+	JL      ps17part
+	VMOVUPD Y5, 32(R8)
+	JMP     ps17done
+
+ps17part:
+	CMPQ         R11, $0x00000004
+	JLE          ps17done
+	MOVQ         R11, AX
+	SUBQ         $0x00000004, AX
+	LEAQ         32(R8), R13
+	VMOVAPS      X5, X15
+	TESTQ        $0x00000002, AX
+	JZ           ps17q
+	VMOVUPS      X5, (R13)
+	VEXTRACTF128 $0x01, Y5, X15
+	ADDQ         $0x00000010, R13
+
+ps17q:
+	TESTQ  $0x00000001, AX
+	JZ     ps17done
+	VMOVSD X15, (R13)
+
+ps17done:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000003
+	JLE     done
+	CMPQ    R11, $0x00000004
+	JL      ps18part
+	VMOVUPD Y6, (R8)
+	JMP     ps18done
+
+ps18part:
+	MOVQ         R11, AX
+	LEAQ         (R8), R13
+	VMOVAPS      X6, X15
+	TESTQ        $0x00000002, AX
+	JZ           ps18q
+	VMOVUPS      X6, (R13)
+	VEXTRACTF128 $0x01, Y6, X15
+	ADDQ         $0x00000010, R13
+
+ps18q:
+	TESTQ  $0x00000001, AX
+	JZ     ps18done
+	VMOVSD X15, (R13)
+
+ps18done:
+	CMPQ    R11, $0x00000008
+	JL      ps19part
+	VMOVUPD Y7, 32(R8)
+	JMP     ps19done
+
+ps19part:
+	CMPQ         R11, $0x00000004
+	JLE          ps19done
+	MOVQ         R11, AX
+	SUBQ         $0x00000004, AX
+	LEAQ         32(R8), R13
+	VMOVAPS      X7, X15
+	TESTQ        $0x00000002, AX
+	JZ           ps19q
+	VMOVUPS      X7, (R13)
+	VEXTRACTF128 $0x01, Y7, X15
+	ADDQ         $0x00000010, R13
+
+ps19q:
+	TESTQ  $0x00000001, AX
+	JZ     ps19done
+	VMOVSD X15, (R13)
+
+ps19done:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000004
+	JLE     done
+	CMPQ    R11, $0x00000004
+	JL      ps20part
+	VMOVUPD Y8, (R8)
+	JMP     ps20done
+
+ps20part:
+	MOVQ         R11, AX
+	LEAQ         (R8), R13
+	VMOVAPS      X8, X15
+	TESTQ        $0x00000002, AX
+	JZ           ps20q
+	VMOVUPS      X8, (R13)
+	VEXTRACTF128 $0x01, Y8, X15
+	ADDQ         $0x00000010, R13
+
+ps20q:
+	TESTQ  $0x00000001, AX
+	JZ     ps20done
+	VMOVSD X15, (R13)
+
+ps20done:
+	CMPQ    R11, $0x00000008
+	JL      ps21part
+	VMOVUPD Y9, 32(R8)
+	JMP     ps21done
+
+ps21part:
+	CMPQ         R11, $0x00000004
+	JLE          ps21done
+	MOVQ         R11, AX
+	SUBQ         $0x00000004, AX
+	LEAQ         32(R8), R13
+	VMOVAPS      X9, X15
+	TESTQ        $0x00000002, AX
+	JZ           ps21q
+	VMOVUPS      X9, (R13)
+	VEXTRACTF128 $0x01, Y9, X15
+	ADDQ         $0x00000010, R13
+
+ps21q:
+	TESTQ  $0x00000001, AX
+	JZ     ps21done
+	VMOVSD X15, (R13)
+
+ps21done:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000005
+	JLE     done
+	CMPQ    R11, $0x00000004
+	JL      ps22part
+	VMOVUPD Y10, (R8)
+	JMP     ps22done
+
+ps22part:
+	MOVQ         R11, AX
+	LEAQ         (R8), R13
+	VMOVAPS      X10, X15
+	TESTQ        $0x00000002, AX
+	JZ           ps22q
+	VMOVUPS      X10, (R13)
+	VEXTRACTF128 $0x01, Y10, X15
+	ADDQ         $0x00000010, R13
+
+ps22q:
+	TESTQ  $0x00000001, AX
+	JZ     ps22done
+	VMOVSD X15, (R13)
+
+ps22done:
+	CMPQ    R11, $0x00000008
+	JL      ps23part
+	VMOVUPD Y11, 32(R8)
+	JMP     ps23done
+
+ps23part:
+	CMPQ         R11, $0x00000004
+	JLE          ps23done
+	MOVQ         R11, AX
+	SUBQ         $0x00000004, AX
+	LEAQ         32(R8), R13
+	VMOVAPS      X11, X15
+	TESTQ        $0x00000002, AX
+	JZ           ps23q
+	VMOVUPS      X11, (R13)
+	VEXTRACTF128 $0x01, Y11, X15
+	ADDQ         $0x00000010, R13
+
+ps23q:
+	TESTQ  $0x00000001, AX
+	JZ     ps23done
+	VMOVSD X15, (R13)
+
+ps23done:
+	ADDQ R10, R8
+	JMP  done
 
 strided:
 	VMULPD  Y12, Y0, Y0
