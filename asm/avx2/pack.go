@@ -73,8 +73,8 @@ func packCopy(pk *x86.Packer) {
 }
 
 // storePart stores the first lanes reals of y (at most a vector) at mem
-// with plain stores: a whole vector, 16 or 8 bytes of its low half, or 16
-// bytes of its low half and 8 of its high half through tmp.
+// with plain stores: a whole vector, 16, 12, 8 or 4 bytes of its low half,
+// or 16 bytes of its low half and 8 of its high half through tmp.
 func storePart(pk *x86.Packer, y, tmp reg.VecPhysical, mem operand.Mem, lanes int) {
 	c := pk.Ctx
 	o := x86.OpsFor(c, pk.Size)
@@ -86,6 +86,11 @@ func storePart(pk *x86.Packer, y, tmp reg.VecPhysical, mem operand.Mem, lanes in
 		o.Mov(y.AsX(), mem)
 	case 8:
 		c.VMOVSD(y.AsX(), mem)
+	case 4:
+		c.VMOVSS(y.AsX(), mem)
+	case 12:
+		c.VMOVSD(y.AsX(), mem)
+		c.VEXTRACTPS(operand.U8(2), y.AsX(), mem.Offset(8))
 	case 24:
 		o.Mov(y.AsX(), mem)
 		c.VEXTRACTF128(operand.U8(1), y, tmp.AsX())

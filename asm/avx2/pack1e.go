@@ -24,8 +24,8 @@ func pack1e(pk *x86.Packer) {
 	name := x86.Pack1eName(pk.K)
 	L := pk.Lanes
 	nvec := (pk.W + L - 1) / L
-	if nvec*L != pk.W || nvec > 2 {
-		panic(pk.K.Name() + ": a 1e step must be one or two whole vectors")
+	if nvec*L != pk.W || nvec > 3 {
+		panic(pk.K.Name() + ": a 1e step must be one to three whole vectors")
 	}
 	mask := maskTable(pk.Gen, name+"_rows", pk.W)
 	pk.BeginComplex(name, pk.W/2,
@@ -34,13 +34,21 @@ func pack1e(pk *x86.Packer) {
 		fmt.Sprintf("at src[i*rowStep+p*kStep] (in reals); reals 2*rows..%d of each step are 0. rowStep == 2 is fast.", pk.W),
 	)
 	// Y(15-v): the lanes of vector v below 2·rows; Y(13-v): the sign bit
-	// of the first real of each of those lanes' pairs.
+	// of the first real of each of those lanes' pairs. Three vectors a step
+	// take the registers below them instead, and one step a trip.
 	masks, signs := make([]reg.VecPhysical, nvec), make([]reg.VecPhysical, nvec)
+	below, unroll := 13, 2
+	if nvec > 2 {
+		below, unroll = 12, 1
+	}
 	for v := range masks {
-		masks[v], signs[v] = x86.Y(15-v), x86.Y(13-v)
+		masks[v], signs[v] = x86.Y(15-v), x86.Y(below-v)
 	}
 	rowMasks(pk, mask, pk.W, 2, masks)
-	sign := x86.Y(11)
+	sign := x86.Y(below - 2)
+	if nvec > 2 {
+		sign = x86.Y(below - nvec)
+	}
 	if pk.Size == 4 {
 		c.MOVQ(operand.U32(1<<31), x86.P0)
 		c.MOVQ(x86.P0, sign.AsX())
@@ -71,7 +79,7 @@ func pack1e(pk *x86.Packer) {
 		}
 		c.ADDQ(x86.KS, x86.PS)
 	}
-	pk.Loop("c", 2, 2*col, step)
+	pk.Loop("c", unroll, 2*col, step)
 	c.VZEROUPPER()
 	c.RET()
 	pk.Pack1eScalar()

@@ -23,7 +23,7 @@ func pack1r(pk *x86.Packer) {
 	name := x86.Pack1rName(pk.K)
 	L, w := pk.Lanes, pk.W
 	nvec := (2*w + L - 1) / L
-	if pk.Size == 4 && (w <= L/2 || w > L) || pk.Size == 8 && (w <= L || w > 3*L/2) {
+	if pk.Size == 4 && w > L || pk.Size == 8 && (w <= L || w > 3*L/2) {
 		panic(fmt.Sprintf("%s: no AVX2 1r split for %d columns", pk.K.Name(), w))
 	}
 	mask := maskTable(pk.Gen, name+"_rows", nvec*L)
@@ -51,9 +51,11 @@ func pack1r(pk *x86.Packer) {
 		c.ADDQ(x86.KS, x86.PS)
 		if pk.Size == 4 {
 			// [r0 i0 r1 i1 | r2 i2 r3 i3], [r4 i4 r5 i5 | ...]: even and
-			// odd reals of each lane, then the lanes' halves in order.
-			c.VSHUFPS(operand.U8(0x88), in[1], in[0], re)
-			c.VSHUFPS(operand.U8(0xdd), in[1], in[0], im)
+			// odd reals of each lane, then the lanes' halves in order (at
+			// most four columns: one vector, paired with itself).
+			hi := in[nvec-1]
+			c.VSHUFPS(operand.U8(0x88), hi, in[0], re)
+			c.VSHUFPS(operand.U8(0xdd), hi, in[0], im)
 			c.VPERMPD(operand.U8(0xd8), re, re)
 			c.VPERMPD(operand.U8(0xd8), im, im)
 			storePart(pk, re, tmp, x86.Mem(x86.PD, d), w)

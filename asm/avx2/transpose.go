@@ -109,8 +109,8 @@ func transpose4x4(c *build.Context, in, tmp, dst int) []reg.VecPhysical {
 	return out
 }
 
-// transposeB is PackB's for w = 6: float32 as one 8×8 transpose with two
-// zero rows, each step stored as a whole vector over the next step's
+// transposeB is PackB's for w = 6 (or, float32, fewer): float32 as one 8×8
+// transpose with 8-w zero rows, each step stored as a whole vector over the next step's
 // first reals (the tail stores exactly); float64 as a 4×4 transpose of rows
 // 0–3 and the two-row half of one for rows 4 and 5.
 func transposeB(pk *x86.Packer) x86.TransposeOps {
@@ -120,8 +120,23 @@ func transposeB(pk *x86.Packer) x86.TransposeOps {
 	w, L := pk.W, pk.Lanes
 	t.Block = w
 	S := w * pk.Size
+	if pk.Size == 4 && w < 6 {
+		// Narrower float32 slivers: the same transpose with more zero
+		// rows, each step stored exactly (storePart).
+		var out []reg.VecPhysical
+		t.Transpose = func() {
+			for j := w; j < 8; j++ {
+				c.VXORPS(x86.Y(j), x86.Y(j), x86.Y(j))
+			}
+			out = transpose8x8(c)
+		}
+		t.StoreChunk = func(tail bool) {
+			pk.StoreSteps(L, tail, func(s int, addr operand.Mem) { storePart(pk, out[s], x86.Y(0), addr, w) })
+		}
+		return t
+	}
 	if w != 6 {
-		panic(fmt.Sprintf("%s: AVX2 PackB transposes 6 rows, not %d", pk.K.Name(), w))
+		panic(fmt.Sprintf("%s: AVX2 PackB transposes 6 rows or (float32) fewer, not %d", pk.K.Name(), w))
 	}
 	if pk.Size == 4 {
 		var out []reg.VecPhysical

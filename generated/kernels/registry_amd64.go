@@ -5,7 +5,7 @@
 package kernels
 
 // asmKernels holds the amd64 assembly kernels by row of Kernels.
-var asmKernels = [12]Func{
+var asmKernels = [13]Func{
 	0: gemm_f32_64x6_avx512,
 	1: gemm_f64_32x6_avx512,
 	2: gemm_f32_32x6_avx512,
@@ -13,12 +13,13 @@ var asmKernels = [12]Func{
 	4: gemm_f64_16x6_avx512,
 	5: gemm_f64_24x6_avx512,
 	6: gemm_f32_16x6_avx2,
-	7: gemm_f64_8x6_avx2,
+	7: gemm_f32_24x3_avx2,
+	8: gemm_f64_8x6_avx2,
 }
 
 // asmDirect, asmPackA, asmPackB, asmPack1e, asmPack1r and asmRuns hold the amd64 direct kernels, packers and row-map kernels by row of Kernels.
 var (
-	asmDirect = [12]DirectFunc{
+	asmDirect = [13]DirectFunc{
 		0: direct_f32_64x6_avx512,
 		1: direct_f64_32x6_avx512,
 		2: direct_f32_32x6_avx512,
@@ -26,9 +27,10 @@ var (
 		4: direct_f64_16x6_avx512,
 		5: direct_f64_24x6_avx512,
 		6: direct_f32_16x6_avx2,
-		7: direct_f64_8x6_avx2,
+		7: direct_f32_24x3_avx2,
+		8: direct_f64_8x6_avx2,
 	}
-	asmPackA = [12]PackFunc{
+	asmPackA = [13]PackFunc{
 		0: packa_f32_64x6_avx512,
 		1: packa_f64_32x6_avx512,
 		2: packa_f32_32x6_avx512,
@@ -36,9 +38,10 @@ var (
 		4: packa_f64_16x6_avx512,
 		5: packa_f64_24x6_avx512,
 		6: packa_f32_16x6_avx2,
-		7: packa_f64_8x6_avx2,
+		7: packa_f32_24x3_avx2,
+		8: packa_f64_8x6_avx2,
 	}
-	asmPackB = [12]PackFunc{
+	asmPackB = [13]PackFunc{
 		0: packb_f32_64x6_avx512,
 		1: packb_f64_32x6_avx512,
 		2: packb_f32_32x6_avx512,
@@ -46,9 +49,10 @@ var (
 		4: packb_f64_16x6_avx512,
 		5: packb_f64_24x6_avx512,
 		6: packb_f32_16x6_avx2,
-		7: packb_f64_8x6_avx2,
+		7: packb_f32_24x3_avx2,
+		8: packb_f64_8x6_avx2,
 	}
-	asmPack1e = [12]PackFunc{
+	asmPack1e = [13]PackFunc{
 		0: pack1e_f32_64x6_avx512,
 		1: pack1e_f64_32x6_avx512,
 		2: pack1e_f32_32x6_avx512,
@@ -56,9 +60,10 @@ var (
 		4: pack1e_f64_16x6_avx512,
 		5: pack1e_f64_24x6_avx512,
 		6: pack1e_f32_16x6_avx2,
-		7: pack1e_f64_8x6_avx2,
+		7: pack1e_f32_24x3_avx2,
+		8: pack1e_f64_8x6_avx2,
 	}
-	asmPack1r = [12]PackFunc{
+	asmPack1r = [13]PackFunc{
 		0: pack1r_f32_64x6_avx512,
 		1: pack1r_f64_32x6_avx512,
 		2: pack1r_f32_32x6_avx512,
@@ -66,9 +71,10 @@ var (
 		4: pack1r_f64_16x6_avx512,
 		5: pack1r_f64_24x6_avx512,
 		6: pack1r_f32_16x6_avx2,
-		7: pack1r_f64_8x6_avx2,
+		7: pack1r_f32_24x3_avx2,
+		8: pack1r_f64_8x6_avx2,
 	}
-	asmRuns = [12]RunsFunc{
+	asmRuns = [13]RunsFunc{
 		0: runs_f32_64x6_avx512,
 		1: runs_f64_32x6_avx512,
 		2: runs_f32_32x6_avx512,

@@ -5,19 +5,19 @@
 package kernels
 
 // asmKernels holds the arm64 assembly kernels by row of Kernels.
-var asmKernels = [12]Func{
-	8: gemm_f32_8x12_neon,
-	9: gemm_f64_8x6_neon,
+var asmKernels = [13]Func{
+	9:  gemm_f32_8x12_neon,
+	10: gemm_f64_8x6_neon,
 }
 
 // asmDirect, asmPackA, asmPackB, asmPack1e, asmPack1r and asmRuns hold the arm64 direct kernels, packers and row-map kernels by row of Kernels.
 var (
-	asmDirect = [12]DirectFunc{}
-	asmPackA  = [12]PackFunc{}
-	asmPackB  = [12]PackFunc{}
-	asmPack1e = [12]PackFunc{}
-	asmPack1r = [12]PackFunc{}
-	asmRuns   = [12]RunsFunc{}
+	asmDirect = [13]DirectFunc{}
+	asmPackA  = [13]PackFunc{}
+	asmPackB  = [13]PackFunc{}
+	asmPack1e = [13]PackFunc{}
+	asmPack1r = [13]PackFunc{}
+	asmRuns   = [13]RunsFunc{}
 )
 
 // asmPeaks holds the arm64 assembly probes by row of Peaks.

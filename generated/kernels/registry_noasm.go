@@ -6,12 +6,12 @@ package kernels
 
 // Without assembly every kernel runs its pure-Go twin.
 var (
-	asmKernels [12]Func
+	asmKernels [13]Func
 	asmPeaks   [8]func(int)
-	asmDirect  [12]DirectFunc
-	asmPackA   [12]PackFunc
-	asmPackB   [12]PackFunc
-	asmPack1e  [12]PackFunc
-	asmPack1r  [12]PackFunc
-	asmRuns    [12]RunsFunc
+	asmDirect  [13]DirectFunc
+	asmPackA   [13]PackFunc
+	asmPackB   [13]PackFunc
+	asmPack1e  [13]PackFunc
+	asmPack1r  [13]PackFunc
+	asmRuns    [13]RunsFunc
 )

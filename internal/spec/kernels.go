@@ -95,6 +95,7 @@ var Kernels = []Kernel{
 	{ISA: AVX512, Real: "float64", MR: 16, NR: 6, Unroll: 4, PrefetchA: 1024, PrefetchB: 384, MC: 160, KC: 384, NC: 4092},
 	{ISA: AVX512, Real: "float64", MR: 24, NR: 6, Unroll: 4, PrefetchA: 1024, PrefetchB: 384, MC: 168, KC: 384, NC: 4092},
 	{ISA: AVX2, Real: "float32", MR: 16, NR: 6, Unroll: 4, PrefetchA: 512, PrefetchB: 192, MC: 288, KC: 384, NC: 4092},
+	{ISA: AVX2, Real: "float32", MR: 24, NR: 3, Unroll: 4, PrefetchA: 512, PrefetchB: 96, MC: 288, KC: 384, NC: 4092},
 	{ISA: AVX2, Real: "float64", MR: 8, NR: 6, Unroll: 4, PrefetchA: 256, PrefetchB: 192, MC: 144, KC: 384, NC: 4092},
 	{ISA: NEON, Real: "float32", MR: 8, NR: 12, Unroll: 4, PrefetchA: 256, PrefetchB: 384, MC: 256, KC: 384, NC: 4092},
 	{ISA: NEON, Real: "float64", MR: 8, NR: 6, Unroll: 4, PrefetchA: 256, PrefetchB: 192, MC: 128, KC: 384, NC: 4092},
