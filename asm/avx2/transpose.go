@@ -110,9 +110,10 @@ func transpose4x4(c *build.Context, in, tmp, dst int) []reg.VecPhysical {
 }
 
 // transposeB is PackB's for w = 6 (or, float32, fewer): float32 as one 8×8
-// transpose with 8-w zero rows, each step stored as a whole vector over the next step's
-// first reals (the tail stores exactly); float64 as a 4×4 transpose of rows
-// 0–3 and the two-row half of one for rows 4 and 5.
+// transpose with 8-w zero rows, each step of six stored as a whole vector
+// over the next step's first reals (the tail stores exactly), narrower
+// ones exactly; float64 as a 4×4 transpose of rows 0–3 and the two-row
+// half of one for rows 4 and 5.
 func transposeB(pk *x86.Packer) x86.TransposeOps {
 	c := pk.Ctx
 	o := x86.OpsFor(c, pk.Size)
