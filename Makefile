@@ -72,9 +72,11 @@ test-purego:
 	$(GO) test -tags purego ./...
 
 # The arm64 build (NEON kernels) under user-mode qemu. CI sets REQUIRE_QEMU=1.
+# Emulated, the root package's suite took over go test's default 10 minutes
+# on a slow shared machine, hence the longer limit.
 test-arm64:
 	@if command -v $(QEMU) >/dev/null; then \
-		GOARCH=arm64 $(GO) test -exec $(QEMU) ./... ; \
+		GOARCH=arm64 $(GO) test -timeout 40m -exec $(QEMU) ./... ; \
 	elif [ "$${REQUIRE_QEMU:-0}" = 1 ]; then \
 		echo "$(QEMU) not found (apt-get install qemu-user)"; exit 1; \
 	else \
