@@ -45,10 +45,7 @@ func pack1e(pk *x86.Packer) {
 		masks[v], signs[v] = x86.Y(15-v), x86.Y(below-v)
 	}
 	rowMasks(pk, mask, pk.W, 2, masks)
-	sign := x86.Y(below - 2)
-	if nvec > 2 {
-		sign = x86.Y(below - nvec)
-	}
+	sign := x86.Y(below - max(nvec, 2))
 	if pk.Size == 4 {
 		c.MOVQ(operand.U32(1<<31), x86.P0)
 		c.MOVQ(x86.P0, sign.AsX())
