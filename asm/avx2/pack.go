@@ -23,7 +23,8 @@ func packer(pk *x86.Packer) {
 
 // packCopy is the rowStep == 1 path: for each step p, the rows elements at
 // src + p·kStep are one VMASKMOV load per vector (lanes past rows are zero
-// and never read) and plain stores of exactly w reals.
+// and never read) and plain stores of exactly w reals. A sliver
+// narrower than a line prefetches its source x86.CopyAhead steps on.
 func packCopy(pk *x86.Packer) {
 	c := pk.Ctx
 	o := x86.OpsFor(c, pk.Size)
@@ -43,8 +44,10 @@ func packCopy(pk *x86.Packer) {
 		// but the last (the next step's store overwrites the excess, which
 		// never reaches past the sliver before the last step), which stores
 		// exactly.
+		pk.AheadSetup(x86.P5)
 		narrow := func(u int) {
 			y := x86.Y(max(u, 0))
+			pk.PrefetchAhead(x86.P5, S)
 			o.MaskMov(x86.Mem(x86.PS, 0), masks[0], y)
 			o.Mov(y, x86.Mem(x86.PD, max(u, 0)*S))
 			c.ADDQ(x86.KS, x86.PS)
@@ -56,10 +59,17 @@ func packCopy(pk *x86.Packer) {
 		pk.Return()
 		return
 	}
+	ahead := x86.Narrow(S)
+	if ahead {
+		pk.AheadSetup(x86.P5)
+	}
 	step := func(u int) {
 		d := 0
 		if u > 0 {
 			d = u * S
+		}
+		if ahead {
+			pk.PrefetchAhead(x86.P5, S)
 		}
 		for v := 0; v < nvec; v++ {
 			y := x86.Y(v + nvec*max(u, 0))

@@ -5,7 +5,7 @@
 #include "textflag.h"
 
 // func packb_f32_16x6_avx2(dst *byte, src *byte, rows int, k int, rowStep int, kStep int)
-// Requires: AVX, CMOV
+// Requires: AVX, CMOV, MMX+
 TEXT ·packb_f32_16x6_avx2(SB), NOSPLIT, $8-48
 	MOVQ  dst+0(FP), DI
 	MOVQ  src+8(FP), SI
@@ -36,6 +36,8 @@ copy:
 	MOVQ    $0x00000006, AX
 	SUBQ    R8, AX
 	VMOVDQU (BX)(AX*4), Y15
+	MOVQ    R11, R13
+	SHLQ    $0x06, R13
 	DECQ    R9
 	MOVQ    R9, CX
 	MOVQ    R9, DX
@@ -46,15 +48,19 @@ copy:
 	PCALIGN $0x20
 
 cloop:
+	PREFETCHT0 (SI)(R13*1)
 	VMASKMOVPS (SI), Y15, Y0
 	VMOVUPS    Y0, (DI)
 	ADDQ       R11, SI
+	PREFETCHT0 (SI)(R13*1)
 	VMASKMOVPS (SI), Y15, Y1
 	VMOVUPS    Y1, 24(DI)
 	ADDQ       R11, SI
+	PREFETCHT0 (SI)(R13*1)
 	VMASKMOVPS (SI), Y15, Y2
 	VMOVUPS    Y2, 48(DI)
 	ADDQ       R11, SI
+	PREFETCHT0 (SI)(R13*1)
 	VMASKMOVPS (SI), Y15, Y3
 	VMOVUPS    Y3, 72(DI)
 	ADDQ       R11, SI
@@ -67,6 +73,7 @@ crem:
 	JZ    cdone
 
 cremloop:
+	PREFETCHT0 (SI)(R13*1)
 	VMASKMOVPS (SI), Y15, Y0
 	VMOVUPS    Y0, (DI)
 	ADDQ       R11, SI

@@ -5,7 +5,7 @@
 #include "textflag.h"
 
 // func packb_f32_24x3_avx2(dst *byte, src *byte, rows int, k int, rowStep int, kStep int)
-// Requires: AVX, CMOV
+// Requires: AVX, CMOV, MMX+
 TEXT ·packb_f32_24x3_avx2(SB), NOSPLIT, $8-48
 	MOVQ  dst+0(FP), DI
 	MOVQ  src+8(FP), SI
@@ -36,6 +36,8 @@ copy:
 	MOVQ    $0x00000003, AX
 	SUBQ    R8, AX
 	VMOVDQU (BX)(AX*4), Y15
+	MOVQ    R11, R13
+	SHLQ    $0x06, R13
 	MOVQ    R9, CX
 	MOVQ    R9, DX
 	SHRQ    $0x02, CX
@@ -45,18 +47,22 @@ copy:
 	PCALIGN $0x20
 
 cloop:
+	PREFETCHT0 (SI)(R13*1)
 	VMASKMOVPS (SI), Y15, Y0
 	VMOVSD     X0, (DI)
 	VEXTRACTPS $0x02, X0, 8(DI)
 	ADDQ       R11, SI
+	PREFETCHT0 (SI)(R13*1)
 	VMASKMOVPS (SI), Y15, Y1
 	VMOVSD     X1, 12(DI)
 	VEXTRACTPS $0x02, X1, 20(DI)
 	ADDQ       R11, SI
+	PREFETCHT0 (SI)(R13*1)
 	VMASKMOVPS (SI), Y15, Y2
 	VMOVSD     X2, 24(DI)
 	VEXTRACTPS $0x02, X2, 32(DI)
 	ADDQ       R11, SI
+	PREFETCHT0 (SI)(R13*1)
 	VMASKMOVPS (SI), Y15, Y3
 	VMOVSD     X3, 36(DI)
 	VEXTRACTPS $0x02, X3, 44(DI)
@@ -70,6 +76,7 @@ crem:
 	JZ    cdone
 
 cremloop:
+	PREFETCHT0 (SI)(R13*1)
 	VMASKMOVPS (SI), Y15, Y0
 	VMOVSD     X0, (DI)
 	VEXTRACTPS $0x02, X0, 8(DI)
