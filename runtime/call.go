@@ -28,6 +28,9 @@ type call struct {
 	// for a C of short runs (shortTile).
 	kern, mainKern *kernels.Kernel
 	fn, mainFn     kernels.Func
+	// tilesFn is kern's column kernel (nil where it has none): one call
+	// for a run of like tiles that share a B sliver (tiles.go).
+	tilesFn kernels.TilesFunc
 
 	// Element sizes in bytes; cf is 2 for complex types, whose kernels run
 	// on twice the rows and twice the depth (the 1m method), else 1.

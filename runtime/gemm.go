@@ -24,13 +24,17 @@ type scatter struct {
 	kA, kB       []int64 // A's and B's offsets along the current KC block
 	rowMap       []int64 // row maps of the block's slivers (rowmap.go)
 	cColB        []int64 // cCol in bytes, for the row-map kernel, and colTail words
+	// tileOff and tileEnd group the block's tiles for the column kernel
+	// (tiles.go): tile t's first row of C in bytes, and the end of the run
+	// of like tiles that starts at t.
+	tileOff, tileEnd []int64
 }
 
 // scatterLen is the int64 count a member's scatter scratch needs: mapLen
 // words of row maps besides. A sliver holds at least one row (column), so
-// MC (NC) bounds the per-sliver steps.
+// MC (NC) bounds the per-sliver steps and the tile runs.
 func scatterLen(b blocking, mapLen int) int {
-	return 4*b.MC + 5*b.NC + 2*b.KC + mapLen + colTail(b, mapLen)
+	return 6*b.MC + 5*b.NC + 2*b.KC + mapLen + colTail(b, mapLen)
 }
 
 // colTail is the words past a panel's column offsets in bytes (cColB)
@@ -55,6 +59,7 @@ func carveScatter(buf *[]int64, b blocking, mapLen int) scatter {
 		aRow: take(b.MC), aRowBS: take(mSl), cRow: take(b.MC), cRowBS: take(mSl),
 		bCol: take(b.NC), bColBS: take(nSl), cCol: take(b.NC), cColBS: take(nSl),
 		kA: take(b.KC), kB: take(b.KC), rowMap: take(mapLen), cColB: take(b.NC + colTail(b, mapLen)),
+		tileOff: take(b.MC), tileEnd: take(b.MC),
 	}
 }
 
@@ -197,6 +202,7 @@ func (c *call) gemm(ms *memberState, off [3]int) {
 					Offsets(sc.cRow[:mc], p.M.Ext, p.M.S[opC], ic)
 					c.tileM.steps(sc.cRowBS[:mSl], sc.cRow[:mc])
 					c.rowMapsOf(sc, mc, mSl)
+					c.tileRuns(sc, mc, mSl)
 					c.packA(ms.bufs.A, aBase, sc, kA, kStrideA, mc, kc)
 					ms.packed = ic
 				}
@@ -443,6 +449,15 @@ func (c *call) macroKernel(sc *scatter, bufs workspace.WorkerBufs, panel []byte,
 		cbs := sc.cColBS[s]
 		cCol := sc.cCol[j]
 		for t := 0; t < mSl; t++ {
+			// A run of like tiles written directly: one column-kernel call.
+			if e := int(sc.tileEnd[t]); e > t+1 && direct && cbs != 0 {
+				_, m := c.tileM.span(t, mc)
+				cp := (*byte)(unsafe.Add(cBase, cCol*int64(c.tsize)))
+				c.tilesFn(kdepth, &bufs.A[t*sliverA], bp, cp, &sc.tileOff[t], e-t, int(sc.cRowBS[t]), int(cbs)*c.cf, m*c.cf, n,
+					(*byte)(unsafe.Pointer(&c.kalpha)), (*byte)(unsafe.Pointer(kbeta)))
+				t = e - 1
+				continue
+			}
 			i, m := c.tileM.span(t, mc)
 			ap := &bufs.A[t*sliverA]
 			rbs := sc.cRowBS[t]

@@ -144,6 +144,7 @@ func (c *call) bind(plan *Plan, t *typed.Ops, ops *[3]Operand, alpha, beta unsaf
 		c.mainKern, c.mainFn = KernelFor(t.Type.Real)
 	}
 	c.kern, c.fn = c.mainKern, c.mainFn
+	c.tilesFn = c.kern.Tiles
 	c.tsize, c.rsize = t.Type.Size, t.RealSize
 	c.cf = 1
 	if t.Type.Complex {
@@ -240,7 +241,7 @@ func (c *call) chooseTeam() {
 	kc := balance(p.K.Size, kcMax, 1)
 	mCost := runCosts{depth: kc, realSize: c.rsize, pack: opA, across: nr, reuse: ceilDiv(p.N.Size, nr), cf: c.cf, rows: true}
 	if k := shortTile(&p.M, c.kern, c.cf, mCost); k != c.kern {
-		c.kern, c.fn = k, funcOf(k)
+		c.kern, c.fn, c.tilesFn = k, funcOf(k), k.Tiles
 		c.mrR, c.nrR = k.MR, k.NR
 		mr, nr = k.MR/c.cf, k.NR
 		kb = blocksFor(k)

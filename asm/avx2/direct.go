@@ -147,5 +147,8 @@ func direct(g *x86.Gen) {
 	}
 	c.JMP(operand.LabelRef("done"))
 	c.Label("epilogue")
-	epilogue(g, p, o, mask)
+	epilogue(g, p, o, mask, "done")
+	c.Label("done")
+	c.VZEROUPPER()
+	c.RET()
 }

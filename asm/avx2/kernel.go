@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/mmcloughlin/avo/attr"
+	"github.com/mmcloughlin/avo/build"
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 
@@ -50,15 +51,64 @@ func kernel(g *x86.Gen) {
 		"is at c[i*rsc+j*csc]. beta == 0 never reads C.",
 	)
 	mask := maskTable(g, k.Name()+"_mask", k.MR)
+	clearTile(p, c)
+	g.PrefetchC()
+	kLoop(g, p, o, g.KLoop)
+	epilogue(g, p, o, mask, "done")
+	c.Label("done")
+	c.VZEROUPPER()
+	c.RET()
+}
 
+// tiles emits the row's column kernel: the packed kernel's tile, once per
+// tile of a column of tiles that share B's sliver, the strides, m and n.
+// Tile t reads A's sliver t (they lie one after another, as the k loop
+// leaves A at the next) and writes C at c + offs[t] bytes. At a depth of
+// a few dozen, the call, its argument loads and the Go loop around it
+// cost about a third of the tile's FMAs (TCCG's ccsd_t cases, depth 24).
+func tiles(g *x86.Gen) {
+	k := g.K
+	c := g.Ctx
+	p := newPlan(g)
+	o := x86.OpsFor(c, g.Size)
+	name := x86.TilesName(k)
+	l := g.BeginTiles(
+		fmt.Sprintf("%s computes, for t < tiles, C_t := alpha·Ã_t·B̃ + beta·C_t on the top-left", name),
+		fmt.Sprintf("m×n of %d×%d tiles of %s (AVX2+FMA): Ã_t is the packed %d×k sliver at a + t·%d·k", k.MR, k.NR, k.Real, k.MR, k.MR*g.Size),
+		fmt.Sprintf("bytes, B̃ one packed %d×k sliver, C_t(i,j) at c + offs[t] bytes, element", k.NR),
+		"i*rsc+j*csc from there. beta == 0 never reads C.",
+	)
+	mask := maskTable(g, name+"_mask", k.MR)
+	c.Label("tile")
+	clearTile(p, c)
+	g.LoadTileC(l)
+	kLoop(g, p, o, func(step func(u, aOff, bOff int)) {
+		c.MOVQ(l.A, x86.A)
+		g.KLoopFromA(step)
+	})
+	c.MOVQ(x86.A, l.A)
+	epilogue(g, p, o, mask, "next")
+	c.Label("next")
+	g.NextTile(l)
+	c.VZEROUPPER()
+	c.RET()
+}
+
+// clearTile zeroes the accumulators.
+func clearTile(p plan, c *build.Context) {
 	for v := 0; v < p.mv; v++ {
 		for j := 0; j < p.nr; j++ {
 			c.VXORPS(p.acc(v, j), p.acc(v, j), p.acc(v, j))
 		}
 	}
-	g.PrefetchC()
+}
+
+// kLoop emits the k loop through loop (x86.Gen's KLoop or a variant): per
+// step, the MV vectors of A, then each column's broadcast of B and its MV
+// FMAs.
+func kLoop(g *x86.Gen, p plan, o x86.Ops, loop func(step func(u, aOff, bOff int))) {
 	bi := 0
-	g.KLoop(func(u, aOff, bOff int) {
+	loop(func(u, aOff, bOff int) {
 		for v := range p.a {
 			o.Mov(x86.Mem(x86.A, aOff+32*v), p.a[v])
 		}
@@ -74,16 +124,14 @@ func kernel(g *x86.Gen) {
 			}
 		}
 	})
-
-	epilogue(g, p, o, mask)
 }
 
 // epilogue emits C := alpha·acc + beta·C, with beta 0 (C never read), 1
 // (one FMA per vector) and general; full columns with plain loads and
 // stores, partial ones (m < MR) with VMASKMOV, and the strided path for
-// rsc != 1. It expects c, rsc and csc loaded and ends at label "done" with
-// the return.
-func epilogue(g *x86.Gen, p plan, o x86.Ops, mask operand.Mem) {
+// rsc != 1. It expects c, rsc and csc loaded and jumps to label done, which
+// the caller emits.
+func epilogue(g *x86.Gen, p plan, o x86.Ops, mask operand.Mem, done string) {
 	k := g.K
 	c := g.Ctx
 	g.LoadEpilogueArgs()
@@ -109,7 +157,7 @@ func epilogue(g *x86.Gen, p plan, o x86.Ops, mask operand.Mem) {
 			c.Label(label)
 		}
 		for j := 0; j < p.nr; j++ {
-			g.ColumnGuard(j, "done")
+			g.ColumnGuard(j, done)
 			for v := 0; v < p.mv; v++ {
 				mem := x86.Mem(x86.C, 32*v)
 				each(v, j, mem)
@@ -117,7 +165,7 @@ func epilogue(g *x86.Gen, p plan, o x86.Ops, mask operand.Mem) {
 			}
 			c.ADDQ(x86.CSC, x86.C)
 		}
-		c.JMP(operand.LabelRef("done"))
+		c.JMP(operand.LabelRef(done))
 	}
 	plain := func(v, j int, mem operand.Mem) { o.Mov(p.acc(v, j), mem) }
 	columns("", func(v, j int, mem operand.Mem) {
@@ -162,14 +210,11 @@ func epilogue(g *x86.Gen, p plan, o x86.Ops, mask operand.Mem) {
 
 	x := scratch[len(scratch)-1].AsX().(reg.VecPhysical)
 	bx := scratch[len(scratch)-2].AsX().(reg.VecPhysical)
-	g.Strided("strided", "done", x, bx, scale, func(j int, buf operand.Mem) {
+	g.Strided("strided", done, x, bx, scale, func(j int, buf operand.Mem) {
 		for v := 0; v < p.mv; v++ {
 			o.Mov(p.acc(v, j), buf.Offset(32*v))
 		}
 	})
-	c.Label("done")
-	c.VZEROUPPER()
-	c.RET()
 }
 
 // maskTable emits a read-only table of n all-ones lanes then n zero lanes:

@@ -43,6 +43,12 @@ func registry() *File {
 	f.Comment("docs/internals.md has the whole contract.")
 	f.Type().Id("RunsFunc").Func().Params(runsParams()...)
 
+	f.Comment("TilesFunc is Func on a column of tiles that share B's sliver: tile t < tiles")
+	f.Comment("reads the packed A sliver at a + t·MR·k reals and writes C at c + offs[t] bytes,")
+	f.Comment("with the same rsc, csc, m, n, alpha and beta. docs/internals.md has the whole")
+	f.Comment("contract.")
+	f.Type().Id("TilesFunc").Func().Params(tilesParams()...)
+
 	f.Comment("RowMapWords is the words of a row map per vector of a tile column: the byte")
 	f.Comment("offsets from c of the vector's first lane in its low and its high run, then the")
 	f.Comment("masks of the lanes each run holds.")
@@ -70,6 +76,8 @@ func registry() *File {
 		Id("Pack1rGo").Id("PackFunc").Comment("the pure-Go twin of Pack1r"),
 		Id("Runs").Id("RunsFunc").Comment("the kernel with a row map; nil without assembly"),
 		Id("RunsGo").Id("RunsFunc").Comment("the pure-Go twin of Runs; nil where the row has no Runs"),
+		Id("Tiles").Id("TilesFunc").Comment("the kernel on a column of tiles; nil without assembly"),
+		Id("TilesGo").Id("TilesFunc").Comment("the pure-Go twin of Tiles; nil where the row has no Tiles"),
 	)
 
 	var rows []Code
@@ -87,6 +95,10 @@ func registry() *File {
 		runs, runsGo := Code(Nil()), Code(Nil())
 		if hasRuns(k) {
 			runs, runsGo = Id("asmRuns").Index(Lit(i)), Id(runsName(k)+"_go")
+		}
+		tiles, tilesGo := Code(Nil()), Code(Nil())
+		if hasTiles(k) {
+			tiles, tilesGo = Id("asmTiles").Index(Lit(i)), Id(tilesName(k)+"_go")
 		}
 		if has1m(k) {
 			p1e = Id("asmPack1e").Index(Lit(i))
@@ -114,6 +126,8 @@ func registry() *File {
 			"Pack1rGo", Id(packName(k, "1r")+"_go"),
 			"Runs", runs,
 			"RunsGo", runsGo,
+			"Tiles", tiles,
+			"TilesGo", tilesGo,
 		)...))
 	}
 	f.Comment("Kernels is every row of the kernel table, in table order.")
@@ -189,7 +203,7 @@ func asmBindings() map[string]*File {
 		}
 		f.Commentf("asmKernels holds the %s assembly kernels by row of Kernels.", arch)
 		f.Var().Id("asmKernels").Op("=").Index(Lit(len(spec.Kernels))).Id("Func").Values(append(ks, Line())...)
-		var ds, pas, pbs, p1es, p1rs, rs []Code
+		var ds, pas, pbs, p1es, p1rs, rs, ts []Code
 		for i, k := range spec.Kernels {
 			if isa(k.ISA).Arch == arch && hasDirect(k) {
 				ds = append(ds, Line().Lit(i).Op(":").Id(directName(k)))
@@ -203,13 +217,16 @@ func asmBindings() map[string]*File {
 			if isa(k.ISA).Arch == arch && hasRuns(k) {
 				rs = append(rs, Line().Lit(i).Op(":").Id(runsName(k)))
 			}
+			if isa(k.ISA).Arch == arch && hasTiles(k) {
+				ts = append(ts, Line().Lit(i).Op(":").Id(tilesName(k)))
+			}
 		}
-		for _, l := range []*[]Code{&ds, &pas, &pbs, &p1es, &p1rs, &rs} {
+		for _, l := range []*[]Code{&ds, &pas, &pbs, &p1es, &p1rs, &rs, &ts} {
 			if len(*l) > 0 {
 				*l = append(*l, Line())
 			}
 		}
-		f.Commentf("asmDirect, asmPackA, asmPackB, asmPack1e, asmPack1r and asmRuns hold the %s direct kernels, packers and row-map kernels by row of Kernels.", arch)
+		f.Commentf("asmDirect, asmPackA, asmPackB, asmPack1e, asmPack1r, asmRuns and asmTiles hold the %s direct kernels, packers, row-map and column kernels by row of Kernels.", arch)
 		f.Var().Defs(
 			Id("asmDirect").Op("=").Index(Lit(len(spec.Kernels))).Id("DirectFunc").Values(ds...),
 			Id("asmPackA").Op("=").Index(Lit(len(spec.Kernels))).Id("PackFunc").Values(pas...),
@@ -217,6 +234,7 @@ func asmBindings() map[string]*File {
 			Id("asmPack1e").Op("=").Index(Lit(len(spec.Kernels))).Id("PackFunc").Values(p1es...),
 			Id("asmPack1r").Op("=").Index(Lit(len(spec.Kernels))).Id("PackFunc").Values(p1rs...),
 			Id("asmRuns").Op("=").Index(Lit(len(spec.Kernels))).Id("RunsFunc").Values(rs...),
+			Id("asmTiles").Op("=").Index(Lit(len(spec.Kernels))).Id("TilesFunc").Values(ts...),
 		)
 		f.Commentf("asmPeaks holds the %s assembly probes by row of Peaks.", arch)
 		f.Var().Id("asmPeaks").Op("=").Index(Lit(len(peaks()))).Func().Params(Int()).Values(append(ps, Line())...)
@@ -255,6 +273,7 @@ func noAsm() *File {
 		Id("asmPack1e").Index(Lit(len(spec.Kernels))).Id("PackFunc"),
 		Id("asmPack1r").Index(Lit(len(spec.Kernels))).Id("PackFunc"),
 		Id("asmRuns").Index(Lit(len(spec.Kernels))).Id("RunsFunc"),
+		Id("asmTiles").Index(Lit(len(spec.Kernels))).Id("TilesFunc"),
 	)
 	return f
 }

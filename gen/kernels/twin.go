@@ -44,6 +44,9 @@ func twinFile(k spec.Kernel) *File {
 	if hasRuns(k) {
 		runsTwin(f, k, r)
 	}
+	if hasTiles(k) {
+		tilesTwin(f, k, r)
+	}
 	return f
 }
 

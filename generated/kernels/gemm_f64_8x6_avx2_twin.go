@@ -160,3 +160,15 @@ func pack1r_f64_8x6_avx2_go(dst, src *byte, rows, k, rowStep, kStep int) {
 		}
 	}
 }
+
+// tiles_f64_8x6_avx2_go is the pure-Go twin of tiles_f64_8x6_avx2: gemm_f64_8x6_avx2_go on tile t < tiles,
+// with A's sliver t (8·k reals on) and C at c + offs[t] bytes.
+func tiles_f64_8x6_avx2_go(k int, a, b, c *byte, offs *int64, tiles, rsc, csc, m, n int, alpha, beta *byte) {
+	if tiles <= 0 {
+		return
+	}
+	o := unsafe.Slice(offs, tiles)
+	for t := range tiles {
+		gemm_f64_8x6_avx2_go(k, (*byte)(unsafe.Add(unsafe.Pointer(a), t*64*k)), b, (*byte)(unsafe.Add(unsafe.Pointer(c), o[t])), rsc, csc, m, n, alpha, beta)
+	}
+}

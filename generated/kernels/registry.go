@@ -33,6 +33,12 @@ type PackFunc func(dst, src *byte, rows, k, rowStep, kStep int)
 // docs/internals.md has the whole contract.
 type RunsFunc func(k int, a, b, c *byte, rows, cols *int64, n int, alpha, beta *byte)
 
+// TilesFunc is Func on a column of tiles that share B's sliver: tile t < tiles
+// reads the packed A sliver at a + t·MR·k reals and writes C at c + offs[t] bytes,
+// with the same rsc, csc, m, n, alpha and beta. docs/internals.md has the whole
+// contract.
+type TilesFunc func(k int, a, b, c *byte, offs *int64, tiles, rsc, csc, m, n int, alpha, beta *byte)
+
 // RowMapWords is the words of a row map per vector of a tile column: the byte
 // offsets from c of the vector's first lane in its low and its high run, then the
 // masks of the lanes each run holds.
@@ -60,6 +66,8 @@ type Kernel struct {
 	Pack1rGo    PackFunc   // the pure-Go twin of Pack1r
 	Runs        RunsFunc   // the kernel with a row map; nil without assembly
 	RunsGo      RunsFunc   // the pure-Go twin of Runs; nil where the row has no Runs
+	Tiles       TilesFunc  // the kernel on a column of tiles; nil without assembly
+	TilesGo     TilesFunc  // the pure-Go twin of Tiles; nil where the row has no Tiles
 }
 
 // Kernels is every row of the kernel table, in table order.
@@ -81,6 +89,8 @@ var Kernels = []Kernel{
 		Pack1rGo: pack1r_f32_64x6_avx512_go,
 		Runs:     asmRuns[0],
 		RunsGo:   runs_f32_64x6_avx512_go,
+		Tiles:    nil,
+		TilesGo:  nil,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "avx512", Real: "float64", MR: 32, NR: 6, Unroll: 4, PrefetchA: 1024, PrefetchB: 384, MC: 160, KC: 384, NC: 4092},
@@ -99,6 +109,8 @@ var Kernels = []Kernel{
 		Pack1rGo: pack1r_f64_32x6_avx512_go,
 		Runs:     asmRuns[1],
 		RunsGo:   runs_f64_32x6_avx512_go,
+		Tiles:    nil,
+		TilesGo:  nil,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "avx512", Real: "float32", MR: 32, NR: 6, Unroll: 4, PrefetchA: 1024, PrefetchB: 384, MC: 320, KC: 384, NC: 4092},
@@ -117,6 +129,8 @@ var Kernels = []Kernel{
 		Pack1rGo: pack1r_f32_32x6_avx512_go,
 		Runs:     asmRuns[2],
 		RunsGo:   runs_f32_32x6_avx512_go,
+		Tiles:    nil,
+		TilesGo:  nil,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "avx512", Real: "float32", MR: 48, NR: 6, Unroll: 4, PrefetchA: 1024, PrefetchB: 384, MC: 336, KC: 384, NC: 4092},
@@ -135,6 +149,8 @@ var Kernels = []Kernel{
 		Pack1rGo: pack1r_f32_48x6_avx512_go,
 		Runs:     asmRuns[3],
 		RunsGo:   runs_f32_48x6_avx512_go,
+		Tiles:    nil,
+		TilesGo:  nil,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "avx512", Real: "float64", MR: 16, NR: 6, Unroll: 4, PrefetchA: 1024, PrefetchB: 384, MC: 160, KC: 384, NC: 4092},
@@ -153,6 +169,8 @@ var Kernels = []Kernel{
 		Pack1rGo: pack1r_f64_16x6_avx512_go,
 		Runs:     asmRuns[4],
 		RunsGo:   runs_f64_16x6_avx512_go,
+		Tiles:    nil,
+		TilesGo:  nil,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "avx512", Real: "float64", MR: 24, NR: 6, Unroll: 4, PrefetchA: 1024, PrefetchB: 384, MC: 168, KC: 384, NC: 4092},
@@ -171,6 +189,8 @@ var Kernels = []Kernel{
 		Pack1rGo: pack1r_f64_24x6_avx512_go,
 		Runs:     asmRuns[5],
 		RunsGo:   runs_f64_24x6_avx512_go,
+		Tiles:    nil,
+		TilesGo:  nil,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "avx2", Real: "float32", MR: 16, NR: 6, Unroll: 4, PrefetchA: 512, PrefetchB: 192, MC: 288, KC: 384, NC: 4092},
@@ -189,6 +209,8 @@ var Kernels = []Kernel{
 		Pack1rGo: pack1r_f32_16x6_avx2_go,
 		Runs:     nil,
 		RunsGo:   nil,
+		Tiles:    asmTiles[6],
+		TilesGo:  tiles_f32_16x6_avx2_go,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "avx2", Real: "float32", MR: 24, NR: 3, Unroll: 4, PrefetchA: 512, PrefetchB: 96, MC: 288, KC: 384, NC: 4092},
@@ -207,6 +229,8 @@ var Kernels = []Kernel{
 		Pack1rGo: pack1r_f32_24x3_avx2_go,
 		Runs:     nil,
 		RunsGo:   nil,
+		Tiles:    asmTiles[7],
+		TilesGo:  tiles_f32_24x3_avx2_go,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "avx2", Real: "float64", MR: 8, NR: 6, Unroll: 4, PrefetchA: 256, PrefetchB: 192, MC: 144, KC: 384, NC: 4092},
@@ -225,6 +249,8 @@ var Kernels = []Kernel{
 		Pack1rGo: pack1r_f64_8x6_avx2_go,
 		Runs:     nil,
 		RunsGo:   nil,
+		Tiles:    asmTiles[8],
+		TilesGo:  tiles_f64_8x6_avx2_go,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "neon", Real: "float32", MR: 8, NR: 12, Unroll: 4, PrefetchA: 256, PrefetchB: 384, MC: 256, KC: 384, NC: 4092},
@@ -243,6 +269,8 @@ var Kernels = []Kernel{
 		Pack1rGo: pack1r_f32_8x12_neon_go,
 		Runs:     nil,
 		RunsGo:   nil,
+		Tiles:    nil,
+		TilesGo:  nil,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "neon", Real: "float64", MR: 8, NR: 6, Unroll: 4, PrefetchA: 256, PrefetchB: 192, MC: 128, KC: 384, NC: 4092},
@@ -261,6 +289,8 @@ var Kernels = []Kernel{
 		Pack1rGo: pack1r_f64_8x6_neon_go,
 		Runs:     nil,
 		RunsGo:   nil,
+		Tiles:    nil,
+		TilesGo:  nil,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "generic", Real: "float32", MR: 4, NR: 4, Unroll: 1, PrefetchA: 0, PrefetchB: 0, MC: 256, KC: 256, NC: 4096},
@@ -279,6 +309,8 @@ var Kernels = []Kernel{
 		Pack1rGo: pack1r_f32_4x4_generic_go,
 		Runs:     nil,
 		RunsGo:   nil,
+		Tiles:    nil,
+		TilesGo:  nil,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "generic", Real: "float64", MR: 4, NR: 4, Unroll: 1, PrefetchA: 0, PrefetchB: 0, MC: 128, KC: 256, NC: 4096},
@@ -297,6 +329,8 @@ var Kernels = []Kernel{
 		Pack1rGo: pack1r_f64_4x4_generic_go,
 		Runs:     nil,
 		RunsGo:   nil,
+		Tiles:    nil,
+		TilesGo:  nil,
 	},
 }
 

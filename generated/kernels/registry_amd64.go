@@ -17,7 +17,7 @@ var asmKernels = [13]Func{
 	8: gemm_f64_8x6_avx2,
 }
 
-// asmDirect, asmPackA, asmPackB, asmPack1e, asmPack1r and asmRuns hold the amd64 direct kernels, packers and row-map kernels by row of Kernels.
+// asmDirect, asmPackA, asmPackB, asmPack1e, asmPack1r, asmRuns and asmTiles hold the amd64 direct kernels, packers, row-map and column kernels by row of Kernels.
 var (
 	asmDirect = [13]DirectFunc{
 		0: direct_f32_64x6_avx512,
@@ -81,6 +81,11 @@ var (
 		3: runs_f32_48x6_avx512,
 		4: runs_f64_16x6_avx512,
 		5: runs_f64_24x6_avx512,
+	}
+	asmTiles = [13]TilesFunc{
+		6: tiles_f32_16x6_avx2,
+		7: tiles_f32_24x3_avx2,
+		8: tiles_f64_8x6_avx2,
 	}
 )
 

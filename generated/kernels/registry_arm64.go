@@ -10,7 +10,7 @@ var asmKernels = [13]Func{
 	10: gemm_f64_8x6_neon,
 }
 
-// asmDirect, asmPackA, asmPackB, asmPack1e, asmPack1r and asmRuns hold the arm64 direct kernels, packers and row-map kernels by row of Kernels.
+// asmDirect, asmPackA, asmPackB, asmPack1e, asmPack1r, asmRuns and asmTiles hold the arm64 direct kernels, packers, row-map and column kernels by row of Kernels.
 var (
 	asmDirect = [13]DirectFunc{}
 	asmPackA  = [13]PackFunc{}
@@ -18,6 +18,7 @@ var (
 	asmPack1e = [13]PackFunc{}
 	asmPack1r = [13]PackFunc{}
 	asmRuns   = [13]RunsFunc{}
+	asmTiles  = [13]TilesFunc{}
 )
 
 // asmPeaks holds the arm64 assembly probes by row of Peaks.

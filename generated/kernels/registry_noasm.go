@@ -14,4 +14,5 @@ var (
 	asmPack1e  [13]PackFunc
 	asmPack1r  [13]PackFunc
 	asmRuns    [13]RunsFunc
+	asmTiles   [13]TilesFunc
 )

@@ -90,11 +90,19 @@ func Mem(base reg.Register, disp int) operand.Mem { return operand.Mem{Base: bas
 // KLoop loads k, a and b and emits the main loop of Unroll steps per trip
 // followed by the remainder loop of single steps. step(u, aOff, bOff) emits
 // step u of a trip, reading A at aOff(A) and B at bOff(B).
-func (g *Gen) KLoop(step func(u, aOff, bOff int)) {
+func (g *Gen) KLoop(step func(u, aOff, bOff int)) { g.kLoop(step, true) }
+
+// KLoopFromA is KLoop with A already loaded (a column kernel's tile
+// sliver).
+func (g *Gen) KLoopFromA(step func(u, aOff, bOff int)) { g.kLoop(step, false) }
+
+func (g *Gen) kLoop(step func(u, aOff, bOff int), loadA bool) {
 	c := g.Ctx
 	k := g.K
 	c.Load(c.Param("k"), Trips)
-	c.Load(c.Param("a"), A)
+	if loadA {
+		c.Load(c.Param("a"), A)
+	}
 	c.Load(c.Param("b"), B)
 	c.MOVQ(Trips, Rem)
 	c.SHRQ(operand.U8(bits.TrailingZeros(uint(k.Unroll))), Trips)

@@ -1,0 +1,131 @@
+package runtime
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"unsafe"
+
+	"github.com/tcontract/tcontract/generated/kernels"
+)
+
+// The column-kernel suite: a row's Tiles must write, bit for bit, what its
+// kernel writes called once per tile (the kernel suite checks that one
+// against the naive loop), and TilesGo what the kernel's twin writes: for
+// 0 to 5 tiles, depths around the unroll and a few hundred, every m ≤ MR
+// and n ≤ NR in turn, the kernel suite's C layouts, alpha and beta in
+// {0, 1, −1, random}, NaN in C when beta is 0, tiles scattered in one
+// buffer in both orders (offsets of either sign), A's slivers ending at a
+// PROT_NONE page, and the rest of the buffer compared too.
+
+func TestTilesKernels(t *testing.T) {
+	avail := Available()
+	for i := range kernels.Kernels {
+		k := &kernels.Kernels[i]
+		if k.TilesGo == nil {
+			if k.Tiles != nil {
+				t.Errorf("%s: Tiles without a twin", k.Name)
+			}
+			continue
+		}
+		asm := k.Tiles
+		if !slices.Contains(avail, k.ISA) {
+			asm = nil
+		}
+		t.Run(k.Name, func(t *testing.T) {
+			t.Parallel()
+			if k.Real == "float32" {
+				checkTiles[float32](t, k, asm)
+			} else {
+				checkTiles[float64](t, k, asm)
+			}
+		})
+	}
+}
+
+func checkTiles[T real](t *testing.T, k *kernels.Kernel, asm kernels.TilesFunc) {
+	mr, nr := k.MR, k.NR
+	size := int(unsafe.Sizeof(T(0)))
+	rng := rand.New(rand.NewPCG(uint64(mr), 7))
+	rnd := func() T { return T(rng.Float64()*2 - 1) }
+	scalars := []T{0, 1, -1, T(0.6180339887498949)}
+	pick := 0
+	for _, kk := range depths(k.Unroll) {
+		for _, tiles := range []int{0, 1, 2, 5} {
+			a := unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(guarded(t, max(tiles*mr*kk, 1)*size, true)))), tiles*mr*kk)
+			b := unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(guarded(t, max(nr*kk, 1)*size, true)))), nr*kk)
+			for i := range a {
+				a[i] = rnd()
+			}
+			for i := range b {
+				b[i] = rnd()
+			}
+			for _, lay := range layouts {
+				pick++
+				m, n := pick%(mr+1), pick%(nr+1)
+				if pick%3 == 0 {
+					m, n = mr, nr
+				}
+				alpha, beta := scalars[pick%4], scalars[pick/4%4]
+				rsc, csc := lay.rsc(mr, nr), lay.csc(mr, nr)
+				// One tile's reach, then the tiles a reach and a gap apart,
+				// in reverse order every other case.
+				lo, hi := 0, 0
+				for _, o := range []int{(mr - 1) * rsc, (nr - 1) * csc, (mr-1)*rsc + (nr-1)*csc} {
+					lo, hi = min(lo, o), max(hi, o)
+				}
+				span := hi - lo + 1 + 3
+				buf := make([]T, (tiles+2)*span)
+				origin := span - lo + tiles/2*span // c: tiles lie below and above it
+				offs := make([]int64, max(tiles, 1))
+				for i := range tiles {
+					slot := i
+					if pick%2 == 1 {
+						slot = tiles - 1 - i
+					}
+					offs[i] = int64((slot - tiles/2) * span * size)
+				}
+				for i := range buf {
+					buf[i] = rnd()
+					if beta == 0 && rng.IntN(2) == 0 {
+						buf[i] = T(math.NaN())
+					}
+				}
+				name := fmt.Sprintf("k=%d tiles=%d m=%d n=%d alpha=%v beta=%v %s", kk, tiles, m, n, alpha, beta, lay.name)
+				run := func(f func(c *byte)) []T {
+					out := slices.Clone(buf)
+					f((*byte)(unsafe.Pointer(&out[origin])))
+					return out
+				}
+				each := func(fn kernels.Func) func(c *byte) {
+					return func(c *byte) {
+						for i := range tiles {
+							fn(kk, ptr(a[i*mr*kk:]), ptr(b), (*byte)(unsafe.Add(unsafe.Pointer(c), offs[i])), rsc, csc, m, n,
+								(*byte)(unsafe.Pointer(&alpha)), (*byte)(unsafe.Pointer(&beta)))
+						}
+					}
+				}
+				column := func(fn kernels.TilesFunc) func(c *byte) {
+					return func(c *byte) {
+						fn(kk, ptr(a), ptr(b), c, &offs[0], tiles, rsc, csc, m, n,
+							(*byte)(unsafe.Pointer(&alpha)), (*byte)(unsafe.Pointer(&beta)))
+					}
+				}
+				same := func(what string, got, want []T) {
+					t.Helper()
+					for i := range got {
+						if bitsOf(got[i]) != bitsOf(want[i]) {
+							t.Fatalf("%s %s: element %d from c is %v, per tile %v", what, name, i-origin, got[i], want[i])
+						}
+					}
+				}
+				same("twin", run(column(k.TilesGo)), run(each(k.Go)))
+				if asm != nil {
+					same("asm", run(column(asm)), run(each(k.Asm)))
+				}
+			}
+		}
+	}
+}
