@@ -30,11 +30,11 @@ tile:
 	VXORPS     Y5, Y5, Y5
 	VXORPS     Y8, Y8, Y8
 	MOVQ       c+24(FP), R8
-	MOVQ       8(SP), AX
-	ADDQ       (AX), R8
 	MOVQ       rsc+48(FP), R9
 	MOVQ       csc+56(FP), R10
 	SHLQ       $0x02, R10
+	MOVQ       8(SP), AX
+	ADDQ       (AX), R8
 	CMPQ       R9, $0x00000001
 	JNE        cfetched
 	MOVQ       R8, R13

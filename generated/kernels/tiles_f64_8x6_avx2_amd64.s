@@ -33,11 +33,11 @@ tile:
 	VXORPS     Y9, Y9, Y9
 	VXORPS     Y11, Y11, Y11
 	MOVQ       c+24(FP), R8
-	MOVQ       8(SP), AX
-	ADDQ       (AX), R8
 	MOVQ       rsc+48(FP), R9
 	MOVQ       csc+56(FP), R10
 	SHLQ       $0x03, R10
+	MOVQ       8(SP), AX
+	ADDQ       (AX), R8
 	CMPQ       R9, $0x00000001
 	JNE        cfetched
 	MOVQ       R8, R13

@@ -51,13 +51,9 @@ func (g *Gen) BeginTiles(doc ...string) TileLocals {
 // does, then prefetches the tile's columns as PrefetchCCols does. (Also
 // prefetching the next tile's columns was no faster on TCCG's ccsd_t.)
 func (g *Gen) LoadTileC(l TileLocals) {
-	c := g.Ctx
-	c.Load(c.Param("c"), C)
-	c.MOVQ(l.Off, T0)
-	c.ADDQ(Mem(T0, 0), C)
-	c.Load(c.Param("rsc"), RSC)
-	c.Load(c.Param("csc"), CSC)
-	c.SHLQ(operand.U8(log2(g.Size)), CSC)
+	g.LoadC()
+	g.Ctx.MOVQ(l.Off, T0)
+	g.Ctx.ADDQ(Mem(T0, 0), C)
 	g.PrefetchCCols()
 }
 
@@ -69,12 +65,4 @@ func (g *Gen) NextTile(l TileLocals) {
 	c.ADDQ(operand.U32(8), l.Off)
 	c.DECQ(l.Left)
 	c.JNZ(operand.LabelRef("tile"))
-}
-
-func log2(n int) uint8 {
-	s := uint8(0)
-	for 1<<s < n {
-		s++
-	}
-	return s
 }
