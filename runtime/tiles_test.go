@@ -129,3 +129,54 @@ func checkTiles[T real](t *testing.T, k *kernels.Kernel, asm kernels.TilesFunc) 
 		}
 	}
 }
+
+// TestTileRuns checks the grouping of an MC block's tiles: runs of tiles
+// with one row step and one row count, broken where either changes, where
+// a tile's rows are not evenly spaced (step 0), and, for complex types,
+// where the step is not 1; offsets in bytes of each tile's first row.
+func TestTileRuns(t *testing.T) {
+	fn := kernels.TilesFunc(func(int, *byte, *byte, *byte, *int64, int, int, int, int, int, *byte, *byte) {})
+	cases := []struct {
+		name    string
+		tiling  tiling
+		mc, cf  int
+		steps   []int64 // per sliver
+		wantEnd []int64
+	}{
+		// Runs of 20 rows in tiles of 8: 8, 8, 4 per run.
+		{"aligned", alignedTiling(8, 20), 40, 1, []int64{1, 1, 1, 1, 1, 1}, []int64{2, 2, 3, 5, 5, 6}},
+		// Plain tiles of 4 over 14 rows, the last of 2; a strided pair and
+		// an irregular tile between.
+		{"plain", plainTiling(4), 14, 1, []int64{7, 7, 0, 1}, []int64{2, 2, 3, 4}},
+		{"steps", plainTiling(4), 20, 1, []int64{1, 1, 3, 3, 3}, []int64{2, 2, 5, 5, 5}},
+		// Complex tiles run only with adjacent rows.
+		{"complex", plainTiling(4), 16, 2, []int64{2, 2, 1, 1}, []int64{1, 2, 4, 4}},
+	}
+	for _, tc := range cases {
+		c := &call{tilesFn: fn, tileM: tc.tiling, cf: tc.cf, tsize: 4 * tc.cf}
+		mSl := tc.tiling.count(tc.mc)
+		if mSl != len(tc.steps) {
+			t.Fatalf("%s: %d slivers, the case gives %d steps", tc.name, mSl, len(tc.steps))
+		}
+		sc := &scatter{cRow: make([]int64, tc.mc), cRowBS: tc.steps, tileOff: make([]int64, mSl), tileEnd: make([]int64, mSl)}
+		for i := range sc.cRow {
+			sc.cRow[i] = int64(3*i + 1)
+		}
+		c.tileRuns(sc, tc.mc, mSl)
+		if !slices.Equal(sc.tileEnd, tc.wantEnd) {
+			t.Errorf("%s: tileEnd %v, want %v", tc.name, sc.tileEnd, tc.wantEnd)
+		}
+		for s := range mSl {
+			if i, _ := tc.tiling.span(s, tc.mc); sc.tileOff[s] != sc.cRow[i]*int64(c.tsize) {
+				t.Errorf("%s: tileOff[%d] = %d, want %d", tc.name, s, sc.tileOff[s], sc.cRow[i]*int64(c.tsize))
+			}
+		}
+		c.tilesFn = nil
+		c.tileRuns(sc, tc.mc, mSl)
+		for s, e := range sc.tileEnd {
+			if e != int64(s+1) {
+				t.Errorf("%s without a column kernel: tileEnd[%d] = %d", tc.name, s, e)
+			}
+		}
+	}
+}
