@@ -13,26 +13,21 @@ package runtime
 // (every tile of it direct, with one row step and one row count). Without
 // a column kernel every tileEnd[t] is t+1.
 func (c *call) tileRuns(sc *scatter, mc, mSl int) {
-	if c.tilesFn == nil {
-		for t := 0; t < mSl; t++ {
-			sc.tileEnd[t] = int64(t + 1)
-		}
-		return
-	}
 	for t := 0; t < mSl; {
+		i, m := c.tileM.span(t, mc)
+		sc.tileOff[t] = sc.cRow[i] * int64(c.tsize)
 		e := t + 1
-		if bs := sc.cRowBS[t]; bs != 0 && (c.cf == 1 || bs == 1) {
-			_, m := c.tileM.span(t, mc)
+		if bs := sc.cRowBS[t]; c.tilesFn != nil && bs != 0 && (c.cf == 1 || bs == 1) {
 			for e < mSl && sc.cRowBS[e] == bs {
-				if _, me := c.tileM.span(e, mc); me != m {
+				ie, me := c.tileM.span(e, mc)
+				if me != m {
 					break
 				}
+				sc.tileOff[e] = sc.cRow[ie] * int64(c.tsize)
 				e++
 			}
 		}
 		for u := t; u < e; u++ {
-			i, _ := c.tileM.span(u, mc)
-			sc.tileOff[u] = sc.cRow[i] * int64(c.tsize)
 			sc.tileEnd[u] = int64(e)
 		}
 		t = e
