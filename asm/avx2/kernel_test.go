@@ -131,6 +131,7 @@ func TestCleanReturns(t *testing.T) {
 			{"packb", func() *build.Context { pk := x86.NewPacker(k, "b", 32); packer(pk); return pk.Ctx }},
 			{"pack1e", func() *build.Context { pk := x86.NewPacker(k, "a", 32); pack1e(pk); return pk.Ctx }},
 			{"pack1r", func() *build.Context { pk := x86.NewPacker(k, "b", 32); pack1r(pk); return pk.Ctx }},
+			{"packx", func() *build.Context { pk := x86.NewPacker(k, "a", 32); packx(pk); return pk.Ctx }},
 		} {
 			bad, err := x86.UncleanReturns(f.emit())
 			if err != nil {

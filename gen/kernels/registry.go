@@ -35,6 +35,12 @@ func registry() *File {
 	f.Comment("rows <= i < w. docs/internals.md says which steps are fast.")
 	f.Type().Id("PackFunc").Func().Params(packParams()...)
 
+	f.Comment("PackXFunc packs slivers j < slivers (at most a vector's lanes) of width MR whose")
+	f.Comment("rows lie one real apart from sliver to sliver: sliver j, at dst + j·sliverStep")
+	f.Comment("bytes, gets [p*MR+i] = src[j+i*rowStep+p*kStep] (in reals) for i < rows, p < k,")
+	f.Comment("and 0 for rows <= i < MR. docs/internals.md has the whole contract.")
+	f.Type().Id("PackXFunc").Func().Params(packxParams()...)
+
 	f.Comment("RunsFunc is Func for a tile whose rows are not evenly spaced in C: each vector of")
 	f.Comment("a column is stored to at most two runs of C, placed by the row map rows (byte")
 	f.Comment("offsets from c and lane masks, four words per vector), column j at cols[j]")
@@ -74,6 +80,8 @@ func registry() *File {
 		Id("Pack1eGo").Id("PackFunc").Comment("the pure-Go twin of Pack1e"),
 		Id("Pack1r").Id("PackFunc").Comment("complex B slivers of NR columns in 1m's 1r layout; nil without assembly"),
 		Id("Pack1rGo").Id("PackFunc").Comment("the pure-Go twin of Pack1r"),
+		Id("PackX").Id("PackXFunc").Comment("A slivers across, a vector's lanes at once; nil without assembly"),
+		Id("PackXGo").Id("PackXFunc").Comment("the pure-Go twin of PackX; nil where the row has no PackX"),
 		Id("Runs").Id("RunsFunc").Comment("the kernel with a row map; nil without assembly"),
 		Id("RunsGo").Id("RunsFunc").Comment("the pure-Go twin of Runs; nil where the row has no Runs"),
 		Id("Tiles").Id("TilesFunc").Comment("the kernel on a column of tiles; nil without assembly"),
@@ -95,6 +103,10 @@ func registry() *File {
 		runs, runsGo := Code(Nil()), Code(Nil())
 		if hasRuns(k) {
 			runs, runsGo = Id("asmRuns").Index(Lit(i)), Id(runsName(k)+"_go")
+		}
+		px, pxGo := Code(Nil()), Code(Nil())
+		if hasPackX(k) {
+			px, pxGo = Id("asmPackX").Index(Lit(i)), Id(packName(k, "x")+"_go")
 		}
 		tiles, tilesGo := Code(Nil()), Code(Nil())
 		if hasTiles(k) {
@@ -124,6 +136,8 @@ func registry() *File {
 			"Pack1eGo", Id(packName(k, "1e")+"_go"),
 			"Pack1r", p1r,
 			"Pack1rGo", Id(packName(k, "1r")+"_go"),
+			"PackX", px,
+			"PackXGo", pxGo,
 			"Runs", runs,
 			"RunsGo", runsGo,
 			"Tiles", tiles,
@@ -203,7 +217,7 @@ func asmBindings() map[string]*File {
 		}
 		f.Commentf("asmKernels holds the %s assembly kernels by row of Kernels.", arch)
 		f.Var().Id("asmKernels").Op("=").Index(Lit(len(spec.Kernels))).Id("Func").Values(append(ks, Line())...)
-		var ds, pas, pbs, p1es, p1rs, rs, ts []Code
+		var ds, pas, pbs, p1es, p1rs, pxs, rs, ts []Code
 		for i, k := range spec.Kernels {
 			if isa(k.ISA).Arch == arch && hasDirect(k) {
 				ds = append(ds, Line().Lit(i).Op(":").Id(directName(k)))
@@ -214,6 +228,9 @@ func asmBindings() map[string]*File {
 				p1es = append(p1es, Line().Lit(i).Op(":").Id(packName(k, "1e")))
 				p1rs = append(p1rs, Line().Lit(i).Op(":").Id(packName(k, "1r")))
 			}
+			if isa(k.ISA).Arch == arch && hasPackX(k) {
+				pxs = append(pxs, Line().Lit(i).Op(":").Id(packName(k, "x")))
+			}
 			if isa(k.ISA).Arch == arch && hasRuns(k) {
 				rs = append(rs, Line().Lit(i).Op(":").Id(runsName(k)))
 			}
@@ -221,18 +238,19 @@ func asmBindings() map[string]*File {
 				ts = append(ts, Line().Lit(i).Op(":").Id(tilesName(k)))
 			}
 		}
-		for _, l := range []*[]Code{&ds, &pas, &pbs, &p1es, &p1rs, &rs, &ts} {
+		for _, l := range []*[]Code{&ds, &pas, &pbs, &p1es, &p1rs, &pxs, &rs, &ts} {
 			if len(*l) > 0 {
 				*l = append(*l, Line())
 			}
 		}
-		f.Commentf("asmDirect, asmPackA, asmPackB, asmPack1e, asmPack1r, asmRuns and asmTiles hold the %s direct kernels, packers, row-map and column kernels by row of Kernels.", arch)
+		f.Commentf("asmDirect, asmPackA, asmPackB, asmPack1e, asmPack1r, asmPackX, asmRuns and asmTiles hold the %s direct kernels, packers, row-map and column kernels by row of Kernels.", arch)
 		f.Var().Defs(
 			Id("asmDirect").Op("=").Index(Lit(len(spec.Kernels))).Id("DirectFunc").Values(ds...),
 			Id("asmPackA").Op("=").Index(Lit(len(spec.Kernels))).Id("PackFunc").Values(pas...),
 			Id("asmPackB").Op("=").Index(Lit(len(spec.Kernels))).Id("PackFunc").Values(pbs...),
 			Id("asmPack1e").Op("=").Index(Lit(len(spec.Kernels))).Id("PackFunc").Values(p1es...),
 			Id("asmPack1r").Op("=").Index(Lit(len(spec.Kernels))).Id("PackFunc").Values(p1rs...),
+			Id("asmPackX").Op("=").Index(Lit(len(spec.Kernels))).Id("PackXFunc").Values(pxs...),
 			Id("asmRuns").Op("=").Index(Lit(len(spec.Kernels))).Id("RunsFunc").Values(rs...),
 			Id("asmTiles").Op("=").Index(Lit(len(spec.Kernels))).Id("TilesFunc").Values(ts...),
 		)
@@ -272,6 +290,7 @@ func noAsm() *File {
 		Id("asmPackB").Index(Lit(len(spec.Kernels))).Id("PackFunc"),
 		Id("asmPack1e").Index(Lit(len(spec.Kernels))).Id("PackFunc"),
 		Id("asmPack1r").Index(Lit(len(spec.Kernels))).Id("PackFunc"),
+		Id("asmPackX").Index(Lit(len(spec.Kernels))).Id("PackXFunc"),
 		Id("asmRuns").Index(Lit(len(spec.Kernels))).Id("RunsFunc"),
 		Id("asmTiles").Index(Lit(len(spec.Kernels))).Id("TilesFunc"),
 	)

@@ -41,6 +41,9 @@ func twinFile(k spec.Kernel) *File {
 	packTwin(f, k, r, "b", k.NR)
 	pack1eTwin(f, k, r)
 	pack1rTwin(f, k, r)
+	if hasPackX(k) {
+		packxTwin(f, k, r)
+	}
 	if hasRuns(k) {
 		runsTwin(f, k, r)
 	}

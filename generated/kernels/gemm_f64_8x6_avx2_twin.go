@@ -161,6 +161,34 @@ func pack1r_f64_8x6_avx2_go(dst, src *byte, rows, k, rowStep, kStep int) {
 	}
 }
 
+// packx_f64_8x6_avx2_go is the pure-Go twin of packx_f64_8x6_avx2: for j < slivers <= 4, i < rows
+// and p < k, sliver j at dst + j*sliverStep bytes gets [p*8+i] = src[j+i*rowStep+p*kStep],
+// and 0 for rows <= i < 8.
+func packx_f64_8x6_avx2_go(dst, src *byte, slivers, rows, k, rowStep, kStep, sliverStep int) {
+	const w, lanes = 8, 4
+	rows = max(0, min(rows, w))
+	slivers = min(slivers, lanes)
+	if k <= 0 || slivers <= 0 {
+		return
+	}
+	s, s0 := view[float64](src, rows, rowStep, k, kStep)
+	// The view covers sliver 0; sliver j reads j reals further.
+	if s != nil {
+		s = unsafe.Slice(unsafe.SliceData(s), len(s)+slivers-1)
+	}
+	for j := range slivers {
+		d := unsafe.Slice((*float64)(unsafe.Add(unsafe.Pointer(dst), j*sliverStep)), w*k)
+		for p := 0; p < k; p++ {
+			for i := 0; i < rows; i++ {
+				d[p*w+i] = s[s0+j+i*rowStep+p*kStep]
+			}
+			for i := rows; i < w; i++ {
+				d[p*w+i] = 0
+			}
+		}
+	}
+}
+
 // tiles_f64_8x6_avx2_go is the pure-Go twin of tiles_f64_8x6_avx2: gemm_f64_8x6_avx2_go on tile t < tiles,
 // with A's sliver t (8·k reals on) and C at c + offs[t] bytes.
 func tiles_f64_8x6_avx2_go(k int, a, b, c *byte, offs *int64, tiles, rsc, csc, m, n int, alpha, beta *byte) {

@@ -25,6 +25,12 @@ type DirectFunc func(k int, a *byte, lda int, b *byte, rsb, csb int, c *byte, rs
 // rows <= i < w. docs/internals.md says which steps are fast.
 type PackFunc func(dst, src *byte, rows, k, rowStep, kStep int)
 
+// PackXFunc packs slivers j < slivers (at most a vector's lanes) of width MR whose
+// rows lie one real apart from sliver to sliver: sliver j, at dst + j·sliverStep
+// bytes, gets [p*MR+i] = src[j+i*rowStep+p*kStep] (in reals) for i < rows, p < k,
+// and 0 for rows <= i < MR. docs/internals.md has the whole contract.
+type PackXFunc func(dst, src *byte, slivers, rows, k, rowStep, kStep, sliverStep int)
+
 // RunsFunc is Func for a tile whose rows are not evenly spaced in C: each vector of
 // a column is stored to at most two runs of C, placed by the row map rows (byte
 // offsets from c and lane masks, four words per vector), column j at cols[j]
@@ -64,6 +70,8 @@ type Kernel struct {
 	Pack1eGo    PackFunc   // the pure-Go twin of Pack1e
 	Pack1r      PackFunc   // complex B slivers of NR columns in 1m's 1r layout; nil without assembly
 	Pack1rGo    PackFunc   // the pure-Go twin of Pack1r
+	PackX       PackXFunc  // A slivers across, a vector's lanes at once; nil without assembly
+	PackXGo     PackXFunc  // the pure-Go twin of PackX; nil where the row has no PackX
 	Runs        RunsFunc   // the kernel with a row map; nil without assembly
 	RunsGo      RunsFunc   // the pure-Go twin of Runs; nil where the row has no Runs
 	Tiles       TilesFunc  // the kernel on a column of tiles; nil without assembly
@@ -87,6 +95,8 @@ var Kernels = []Kernel{
 		Pack1eGo: pack1e_f32_64x6_avx512_go,
 		Pack1r:   asmPack1r[0],
 		Pack1rGo: pack1r_f32_64x6_avx512_go,
+		PackX:    nil,
+		PackXGo:  nil,
 		Runs:     asmRuns[0],
 		RunsGo:   runs_f32_64x6_avx512_go,
 		Tiles:    nil,
@@ -107,6 +117,8 @@ var Kernels = []Kernel{
 		Pack1eGo: pack1e_f64_32x6_avx512_go,
 		Pack1r:   asmPack1r[1],
 		Pack1rGo: pack1r_f64_32x6_avx512_go,
+		PackX:    nil,
+		PackXGo:  nil,
 		Runs:     asmRuns[1],
 		RunsGo:   runs_f64_32x6_avx512_go,
 		Tiles:    nil,
@@ -127,6 +139,8 @@ var Kernels = []Kernel{
 		Pack1eGo: pack1e_f32_32x6_avx512_go,
 		Pack1r:   asmPack1r[2],
 		Pack1rGo: pack1r_f32_32x6_avx512_go,
+		PackX:    nil,
+		PackXGo:  nil,
 		Runs:     asmRuns[2],
 		RunsGo:   runs_f32_32x6_avx512_go,
 		Tiles:    nil,
@@ -147,6 +161,8 @@ var Kernels = []Kernel{
 		Pack1eGo: pack1e_f32_48x6_avx512_go,
 		Pack1r:   asmPack1r[3],
 		Pack1rGo: pack1r_f32_48x6_avx512_go,
+		PackX:    nil,
+		PackXGo:  nil,
 		Runs:     asmRuns[3],
 		RunsGo:   runs_f32_48x6_avx512_go,
 		Tiles:    nil,
@@ -167,6 +183,8 @@ var Kernels = []Kernel{
 		Pack1eGo: pack1e_f64_16x6_avx512_go,
 		Pack1r:   asmPack1r[4],
 		Pack1rGo: pack1r_f64_16x6_avx512_go,
+		PackX:    nil,
+		PackXGo:  nil,
 		Runs:     asmRuns[4],
 		RunsGo:   runs_f64_16x6_avx512_go,
 		Tiles:    nil,
@@ -187,6 +205,8 @@ var Kernels = []Kernel{
 		Pack1eGo: pack1e_f64_24x6_avx512_go,
 		Pack1r:   asmPack1r[5],
 		Pack1rGo: pack1r_f64_24x6_avx512_go,
+		PackX:    nil,
+		PackXGo:  nil,
 		Runs:     asmRuns[5],
 		RunsGo:   runs_f64_24x6_avx512_go,
 		Tiles:    nil,
@@ -207,6 +227,8 @@ var Kernels = []Kernel{
 		Pack1eGo: pack1e_f32_16x6_avx2_go,
 		Pack1r:   asmPack1r[6],
 		Pack1rGo: pack1r_f32_16x6_avx2_go,
+		PackX:    asmPackX[6],
+		PackXGo:  packx_f32_16x6_avx2_go,
 		Runs:     nil,
 		RunsGo:   nil,
 		Tiles:    asmTiles[6],
@@ -227,6 +249,8 @@ var Kernels = []Kernel{
 		Pack1eGo: pack1e_f32_24x3_avx2_go,
 		Pack1r:   asmPack1r[7],
 		Pack1rGo: pack1r_f32_24x3_avx2_go,
+		PackX:    asmPackX[7],
+		PackXGo:  packx_f32_24x3_avx2_go,
 		Runs:     nil,
 		RunsGo:   nil,
 		Tiles:    asmTiles[7],
@@ -247,6 +271,8 @@ var Kernels = []Kernel{
 		Pack1eGo: pack1e_f64_8x6_avx2_go,
 		Pack1r:   asmPack1r[8],
 		Pack1rGo: pack1r_f64_8x6_avx2_go,
+		PackX:    asmPackX[8],
+		PackXGo:  packx_f64_8x6_avx2_go,
 		Runs:     nil,
 		RunsGo:   nil,
 		Tiles:    asmTiles[8],
@@ -267,6 +293,8 @@ var Kernels = []Kernel{
 		Pack1eGo: pack1e_f32_8x12_neon_go,
 		Pack1r:   nil,
 		Pack1rGo: pack1r_f32_8x12_neon_go,
+		PackX:    nil,
+		PackXGo:  nil,
 		Runs:     nil,
 		RunsGo:   nil,
 		Tiles:    nil,
@@ -287,6 +315,8 @@ var Kernels = []Kernel{
 		Pack1eGo: pack1e_f64_8x6_neon_go,
 		Pack1r:   nil,
 		Pack1rGo: pack1r_f64_8x6_neon_go,
+		PackX:    nil,
+		PackXGo:  nil,
 		Runs:     nil,
 		RunsGo:   nil,
 		Tiles:    nil,
@@ -307,6 +337,8 @@ var Kernels = []Kernel{
 		Pack1eGo: pack1e_f32_4x4_generic_go,
 		Pack1r:   nil,
 		Pack1rGo: pack1r_f32_4x4_generic_go,
+		PackX:    nil,
+		PackXGo:  nil,
 		Runs:     nil,
 		RunsGo:   nil,
 		Tiles:    nil,
@@ -327,6 +359,8 @@ var Kernels = []Kernel{
 		Pack1eGo: pack1e_f64_4x4_generic_go,
 		Pack1r:   nil,
 		Pack1rGo: pack1r_f64_4x4_generic_go,
+		PackX:    nil,
+		PackXGo:  nil,
 		Runs:     nil,
 		RunsGo:   nil,
 		Tiles:    nil,

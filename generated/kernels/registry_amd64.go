@@ -17,7 +17,7 @@ var asmKernels = [13]Func{
 	8: gemm_f64_8x6_avx2,
 }
 
-// asmDirect, asmPackA, asmPackB, asmPack1e, asmPack1r, asmRuns and asmTiles hold the amd64 direct kernels, packers, row-map and column kernels by row of Kernels.
+// asmDirect, asmPackA, asmPackB, asmPack1e, asmPack1r, asmPackX, asmRuns and asmTiles hold the amd64 direct kernels, packers, row-map and column kernels by row of Kernels.
 var (
 	asmDirect = [13]DirectFunc{
 		0: direct_f32_64x6_avx512,
@@ -73,6 +73,11 @@ var (
 		6: pack1r_f32_16x6_avx2,
 		7: pack1r_f32_24x3_avx2,
 		8: pack1r_f64_8x6_avx2,
+	}
+	asmPackX = [13]PackXFunc{
+		6: packx_f32_16x6_avx2,
+		7: packx_f32_24x3_avx2,
+		8: packx_f64_8x6_avx2,
 	}
 	asmRuns = [13]RunsFunc{
 		0: runs_f32_64x6_avx512,

@@ -10,13 +10,14 @@ var asmKernels = [13]Func{
 	10: gemm_f64_8x6_neon,
 }
 
-// asmDirect, asmPackA, asmPackB, asmPack1e, asmPack1r, asmRuns and asmTiles hold the arm64 direct kernels, packers, row-map and column kernels by row of Kernels.
+// asmDirect, asmPackA, asmPackB, asmPack1e, asmPack1r, asmPackX, asmRuns and asmTiles hold the arm64 direct kernels, packers, row-map and column kernels by row of Kernels.
 var (
 	asmDirect = [13]DirectFunc{}
 	asmPackA  = [13]PackFunc{}
 	asmPackB  = [13]PackFunc{}
 	asmPack1e = [13]PackFunc{}
 	asmPack1r = [13]PackFunc{}
+	asmPackX  = [13]PackXFunc{}
 	asmRuns   = [13]RunsFunc{}
 	asmTiles  = [13]TilesFunc{}
 )

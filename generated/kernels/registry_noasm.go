@@ -13,6 +13,7 @@ var (
 	asmPackB   [13]PackFunc
 	asmPack1e  [13]PackFunc
 	asmPack1r  [13]PackFunc
+	asmPackX   [13]PackXFunc
 	asmRuns    [13]RunsFunc
 	asmTiles   [13]TilesFunc
 )

@@ -316,3 +316,10 @@ func (p *Packer) Loop(prefix string, unroll, dstStep int, step func(u int)) {
 	c.JNZ(operand.LabelRef(l("remloop")))
 	c.Label(l("done"))
 }
+
+// PackXSignature is the PackXFunc of docs/internals.md.
+const PackXSignature = "func(dst *byte, src *byte, slivers int, rows int, k int, rowStep int, kStep int, sliverStep int)"
+
+// PackXName is the cross-sliver packer of row k (A slivers, w = MR):
+// "packx_f32_16x6_avx2".
+func PackXName(k spec.Kernel) string { return PackName(k, "x") }

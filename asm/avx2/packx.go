@@ -1,0 +1,210 @@
+package main
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/mmcloughlin/avo/attr"
+	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+
+	"github.com/tcontract/tcontract/asm/internal/x86"
+)
+
+// Registers of the cross-sliver packer besides the packer's PD, PS, Rows,
+// RS and KS (steps in bytes once past the prologue). The steps left are
+// counted in the frame: PK's register holds the prefetch distance.
+var (
+	xAhead = x86.PK  // packXAhead steps of kStep, in bytes
+	xNS    = reg.RCX // slivers, clamped to [0, L]
+	xSS    = reg.RDX // sliverStep in bytes
+	xSS3   = reg.R12 // 3·sliverStep
+	xRS3   = reg.R13 // 3·rowStep
+	xQ0    = reg.RAX // rows 0–3 of the block, then the next block's row 0
+	xQ1    = reg.RBX // rows 4–7 of a float32 block, then slivers 4–7's destination
+)
+
+// packXAhead is how many steps ahead of the one it packs the cross-sliver
+// packer prefetches its rows. Each row of a step is its own line, often its
+// own page: without prefetches the packer waited on memory at every load.
+const packXAhead = 16
+
+// packx emits the row's cross-sliver packer (w = MR): L slivers (L the
+// lanes of a vector) whose rows lie one real apart from sliver to sliver,
+// packed together. At each step the L slivers' elements of row i are one
+// vector load, and an L×L register transpose per block of L rows turns the
+// rows' vectors into the slivers' steps. It is how an operand whose
+// unit-stride dim is not the tile's row dim is packed whole lines at a
+// time (TCCG's abcd-dbea-ec: d along the tile, a adjacent in A).
+func packx(pk *x86.Packer) {
+	c := pk.Ctx
+	o := x86.OpsFor(c, pk.Size)
+	L, w := pk.Lanes, pk.W
+	if w%L != 0 {
+		panic(fmt.Sprintf("%s: MR %d is not blocks of %d", pk.K.Name(), w, L))
+	}
+	name := x86.PackXName(pk.K)
+	tab := maskTable(pk.Gen, name+"_slivers", L)
+	c.ConstraintExpr("!purego")
+	c.Function(name)
+	c.Attributes(attr.NOSPLIT)
+	c.Pragma("noescape")
+	c.SignatureExpr(x86.PackXSignature)
+	c.Doc(
+		fmt.Sprintf("%s packs slivers j < slivers <= %d of %s (AVX2), each %d wide, sliverStep bytes apart:", name, L, pk.K.Real, w),
+		fmt.Sprintf("dst[j*sliverStep/%d + p*%d + i] = src[j + i*rowStep + p*kStep] for i < rows, p < k, and 0", pk.Size, w),
+		fmt.Sprintf("for rows <= i < %d: a step's %d slivers of one row are one vector, transposed %dx%d.", w, L, L, L),
+	)
+	c.Load(c.Param("dst"), x86.PD)
+	c.Load(c.Param("src"), x86.PS)
+	c.Load(c.Param("slivers"), xNS)
+	c.Load(c.Param("rows"), x86.Rows)
+	c.Load(c.Param("k"), x86.PK)
+	c.Load(c.Param("rowStep"), x86.RS)
+	c.Load(c.Param("kStep"), x86.KS)
+	c.Load(c.Param("sliverStep"), xSS)
+	// Nothing to do for k <= 0 or no sliver; rows and slivers clamped.
+	c.TESTQ(x86.PK, x86.PK)
+	c.JLE(operand.LabelRef("none"))
+	c.TESTQ(xNS, xNS)
+	c.JLE(operand.LabelRef("none"))
+	c.MOVL(operand.U32(L), x86.P0.As32())
+	c.CMPQ(xNS, x86.P0)
+	c.CMOVQGT(x86.P0, xNS)
+	c.XORL(x86.P0.As32(), x86.P0.As32())
+	c.TESTQ(x86.Rows, x86.Rows)
+	c.CMOVQLT(x86.P0, x86.Rows)
+	c.MOVL(operand.U32(w), x86.P0.As32())
+	c.CMPQ(x86.Rows, x86.P0)
+	c.CMOVQGT(x86.P0, x86.Rows)
+	c.SHLQ(pk.Shift(), x86.RS)
+	c.SHLQ(pk.Shift(), x86.KS)
+	c.LEAQ(operand.Mem{Base: x86.RS, Index: x86.RS, Scale: 2}, xRS3)
+	c.LEAQ(operand.Mem{Base: xSS, Index: xSS, Scale: 2}, xSS3)
+	// Y15: the lanes of the slivers there are.
+	c.LEAQ(tab, x86.P0)
+	c.ADDQ(operand.U32(L*pk.Size), x86.P0)
+	c.MOVQ(xNS, x86.P1)
+	c.SHLQ(pk.Shift(), x86.P1)
+	c.SUBQ(x86.P1, x86.P0)
+	c.VMOVDQU(x86.Mem(x86.P0, 0), x86.Y(15))
+	// The float32 transpose takes Y15 too: the mask is reloaded from
+	// the frame before each block's loads.
+	mask := c.AllocLocal(32)
+	c.VMOVDQU(x86.Y(15), mask)
+	left := c.AllocLocal(8)
+	c.MOVQ(x86.PK, left)
+	c.MOVQ(x86.KS, xAhead)
+	c.SHLQ(operand.U8(bits.TrailingZeros(packXAhead)), xAhead)
+	c.CMPQ(xNS, operand.U32(L))
+	c.JNE(operand.LabelRef("part"))
+	packxLoop(pk, o, "f", true, mask, left)
+	c.Label("part")
+	packxLoop(pk, o, "p", false, mask, left)
+	c.Label("none")
+	pk.Return()
+}
+
+// packxLoop is the step loop: full (all L slivers: plain loads and
+// stores) or partial (loads under Y15, a store per sliver there is).
+// Labels start with prefix; mask is Y15's copy in the frame, left the
+// steps left. It returns.
+func packxLoop(pk *x86.Packer, o x86.Ops, prefix string, full bool, mask, left operand.Mem) {
+	c := pk.Ctx
+	L, w := pk.Lanes, pk.W
+	l := func(s string, a ...any) string { return prefix + fmt.Sprintf(s, a...) }
+	// No PCALIGN before the loop: with one, Go 1.26's assembler ran for
+	// many minutes on this function without finishing.
+	c.Label(l("step"))
+	// Every row's line packXAhead steps on, four rows to a base.
+	c.LEAQ(operand.Mem{Base: x86.PS, Index: xAhead, Scale: 1}, xQ0)
+	for i := 0; i < w; i += 4 {
+		if i > 0 {
+			c.LEAQ(operand.Mem{Base: xQ0, Index: x86.RS, Scale: 4}, xQ0)
+		}
+		c.PREFETCHT0(x86.Mem(xQ0, 0))
+		c.PREFETCHT0(operand.Mem{Base: xQ0, Index: x86.RS, Scale: 1})
+		c.PREFETCHT0(operand.Mem{Base: xQ0, Index: x86.RS, Scale: 2})
+		c.PREFETCHT0(operand.Mem{Base: xQ0, Index: xRS3, Scale: 1})
+	}
+	c.MOVQ(x86.PS, xQ0)
+	for b := 0; b < w/L; b++ {
+		// Row b·L + j of the step: Q0 plus 0–3 rowSteps (j < 4), Q1 plus
+		// them (float32's rows 4–7).
+		addr := func(j int) operand.Mem {
+			base := []reg.Register{xQ0, xQ1}[j/4]
+			switch j % 4 {
+			case 0:
+				return x86.Mem(base, 0)
+			case 1:
+				return operand.Mem{Base: base, Index: x86.RS, Scale: 1}
+			case 2:
+				return operand.Mem{Base: base, Index: x86.RS, Scale: 2}
+			default:
+				return operand.Mem{Base: base, Index: xRS3, Scale: 1}
+			}
+		}
+		if L == 8 {
+			c.LEAQ(operand.Mem{Base: xQ0, Index: x86.RS, Scale: 4}, xQ1)
+			if !full {
+				c.VMOVDQU(mask, x86.Y(15))
+			}
+		}
+		for j := 0; j < L; j++ {
+			c.CMPQ(x86.Rows, operand.U32(b*L+j))
+			c.JLE(operand.LabelRef(l("z%d_%d", b, j)))
+			if full {
+				o.Mov(addr(j), x86.Y(j))
+			} else {
+				o.MaskMov(addr(j), x86.Y(15), x86.Y(j))
+			}
+		}
+		c.JMP(operand.LabelRef(l("t%d", b)))
+		for j := 0; j < L; j++ {
+			c.Label(l("z%d_%d", b, j))
+			c.VXORPS(x86.Y(j), x86.Y(j), x86.Y(j))
+		}
+		c.Label(l("t%d", b))
+		// The next block's row 0, then slivers 4–7's destination.
+		if L == 8 {
+			c.LEAQ(operand.Mem{Base: xQ1, Index: x86.RS, Scale: 4}, xQ0)
+			c.LEAQ(operand.Mem{Base: x86.PD, Index: xSS, Scale: 4}, xQ1)
+		} else {
+			c.LEAQ(operand.Mem{Base: xQ0, Index: x86.RS, Scale: 4}, xQ0)
+		}
+		var out []reg.VecPhysical
+		if L == 8 {
+			out = transpose8x8(c)
+		} else {
+			out = transpose4x4(c, 0, 4, 8)
+		}
+		disp := b * L * pk.Size
+		for s := 0; s < L; s++ {
+			if !full && s > 0 {
+				c.CMPQ(xNS, operand.U32(s))
+				c.JLE(operand.LabelRef(l("s%d", b)))
+			}
+			base := []reg.Register{x86.PD, xQ1}[s/4]
+			var m operand.Mem
+			switch s % 4 {
+			case 0:
+				m = x86.Mem(base, disp)
+			case 1:
+				m = operand.Mem{Base: base, Index: xSS, Scale: 1, Disp: disp}
+			case 2:
+				m = operand.Mem{Base: base, Index: xSS, Scale: 2, Disp: disp}
+			default:
+				m = operand.Mem{Base: base, Index: xSS3, Scale: 1, Disp: disp}
+			}
+			o.Mov(out[s], m)
+		}
+		if !full {
+			c.Label(l("s%d", b))
+		}
+	}
+	c.ADDQ(operand.U32(w*pk.Size), x86.PD)
+	c.ADDQ(x86.KS, x86.PS)
+	c.DECQ(left)
+	c.JNZ(operand.LabelRef(l("step")))
+	pk.Return()
+}
