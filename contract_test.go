@@ -178,6 +178,12 @@ func testContractLarge[T tc.Scalar](t *testing.T) {
 		// C's unit dim last in M, interleaved after A's (TCCG's
 		// abcde-ecbfa-fd, smaller): a team splits blocks of shared lines.
 		{a: "ecbfa", b: "fd", c: "abcde", ext: map[byte]int{'a': 16, 'b': 4, 'c': 4, 'd': 16, 'e': 32, 'f': 48}},
+		// C's unit dim d and A's unit dim a both in M (TCCG's
+		// abcd-dbea-ec, smaller): with a cross-sliver packer, M keyed by
+		// C, a's lines packed across slivers, in groups cut short by a.
+		{a: "dbea", b: "ec", c: "abcd", ext: map[byte]int{'a': 20, 'b': 3, 'c': 5, 'd': 48, 'e': 37}},
+		// The same with the operands exchanged: the group is N, swapped.
+		{a: "ec", b: "dbea", c: "abcd", ext: map[byte]int{'a': 24, 'b': 2, 'c': 7, 'd': 32, 'e': 30}},
 		// N beyond NC.
 		{a: "mk", b: "kn", c: "mn", ext: map[byte]int{'m': 7, 'n': 4100, 'k': 40}},
 		// A batch of mid-size products.

@@ -288,7 +288,11 @@ func (c *call) packA(dst []byte, aBase unsafe.Pointer, sc *scatter, kA []int64, 
 		return
 	}
 	if pk := c.kern.PackA; pk != nil && c.cf == 1 {
+		done := c.packCross(dst, aBase, sc, kA, kStride, mc, kc)
 		c.packSlivers(pk, dst, aBase, c.tileM, mc, 0, mSl, sliver, c.mrR, sc.aRow, sc.aRowBS, kA, kStride, func(t int) {
+			if done&(1<<t) != 0 {
+				return
+			}
 			i, h := c.tileM.span(t, mc)
 			if c.copyPieces(dst[t*sliver:(t+1)*sliver], aBase, sc.aRow[i:i+h], kA, c.mrR) {
 				return

@@ -143,7 +143,11 @@ func (g *Group) interleave(key, o, size, block int, depth bool) {
 	if o == opC {
 		g.Lines = xlo * lo
 	}
-	dims := append([]Dim{x, dy}, rest...)
+	g.setDims(append([]Dim{x, dy}, rest...))
+}
+
+// setDims makes dims the group's dims, in order, and Ext and S with them.
+func (g *Group) setDims(dims []Dim) {
 	g.Dims = dims
 	g.Ext = g.Ext[:0]
 	for o := range g.S {

@@ -44,6 +44,10 @@ type Group struct {
 	// lines after an interleave for C (interleave.go): members of a team
 	// that wrote parts of one such block would contend for its lines.
 	Lines int
+	// Cross, when not 0, is the rows of C's unit dim that lead the group,
+	// followed by a cut of the input's unit dim, for the cross-sliver
+	// packer (crossplan.go).
+	Cross int
 }
 
 // Plan is everything about a contraction that depends only on the spec, the
@@ -183,6 +187,16 @@ func NewPlan(sp Spec, a, b, c View, tile Tile) (*Plan, error) {
 	if extentOf(k) > extentOf(m) {
 		nKey, nOther = opB, opC
 	}
+	// A group where C and the input have different unit dims is keyed by
+	// C when the input can be packed across slivers (crossplan.go).
+	crossM := tile.Cross > 0 && mKey == opA && crossFits(m, opA)
+	if crossM {
+		mKey, mOther = opC, opA
+	}
+	crossN := tile.Cross > 0 && nKey == opB && crossFits(n, opB)
+	if crossN {
+		nKey, nOther = opC, opB
+	}
 	var err error
 	if p.Batch, err = makeGroup(batch, opC, opA, "batch"); err != nil {
 		return nil, err
@@ -208,11 +222,15 @@ func NewPlan(sp Spec, a, b, c View, tile Tile) (*Plan, error) {
 	// of the data: its elements against a quarter of the key operand's.
 	em, en, ek := float64(extentOf(m)), float64(extentOf(n)), float64(extentOf(k))
 	share := [3]float64{opA: ek, opB: ek, opC: en}
-	if share[mOther]*4 >= share[mKey] {
+	if crossM {
+		p.M.crossOrder(opA, tile)
+	} else if share[mOther]*4 >= share[mKey] {
 		p.M.interleave(mKey, mOther, tile.Size, rowsBlock(mOther, ek), false)
 	}
 	share = [3]float64{opA: ek, opB: ek, opC: em}
-	if share[nOther]*4 >= share[nKey] {
+	if crossN {
+		p.N.crossOrder(opB, tile)
+	} else if share[nOther]*4 >= share[nKey] {
 		p.N.interleave(nKey, nOther, tile.Size, rowsBlock(nOther, ek), false)
 	}
 	share = [3]float64{opA: em, opB: en}
@@ -261,6 +279,9 @@ type Tile struct {
 	Short [3]int
 	Lanes int // elements per vector register
 	Size  int // bytes per element
+	// Cross is how many slivers the path's cross-sliver packer takes at
+	// once (0: it has none, or the type is complex).
+	Cross int
 }
 
 // swapPays decides the orientation. The kernel keeps C's columns in vector

@@ -107,6 +107,9 @@ func tileOf(t *typed.Ops) Tile {
 		cf = 2
 	}
 	tile := Tile{MR: k.MR / cf, NR: k.NR, Size: t.Type.Size}
+	if cf == 1 {
+		tile.Cross = packXLanes(k, t.RealSize)
+	}
 	if isa, ok := spec.ISAByName(k.ISA); ok {
 		tile.Lanes = max(1, isa.Lanes(t.RealSize)/cf)
 	}
@@ -265,6 +268,13 @@ func (c *call) chooseTeam() {
 		MC: balance(p.M.Size, maxRows(c.tileM, kb.MC/c.cf/mr), c.tileM.block()),
 		KC: kc,
 		NC: balance(p.N.Size, maxRows(c.tileN, kb.NC/nr), c.tileN.block()),
+	}
+	// A group ordered for the cross-sliver packer: MC blocks of whole
+	// groups of slivers, so that none is packed by a partial group.
+	if p.M.Cross == mr && c.cf == 1 {
+		if g := packXLanes(c.kern, c.rsize) * mr; g > 0 && c.blk.MC >= g {
+			c.blk.MC -= c.blk.MC % g
+		}
 	}
 	// A shared round needs a few units per member to balance: short M is
 	// made up with runs of B slivers. Blocks of C's shared lines (an

@@ -1,0 +1,72 @@
+package runtime
+
+import (
+	"unsafe"
+
+	"github.com/tcontract/tcontract/generated/kernels"
+	"github.com/tcontract/tcontract/internal/spec"
+)
+
+// packCross packs the groups of an MC block's slivers that the row's
+// cross-sliver packer takes (docs/internals.md, "Cross-sliver packers"):
+// slivers a fixed number q apart whose rows lie one element past the
+// previous one's, with the same step and row count, up to a vector's lanes
+// of them a call. It returns a bit per sliver it packed; the others are
+// left to the usual paths. Slivers the assembly packers are fast for on
+// their own (a unit row or depth step) and irregular ones are not taken,
+// nor is a depth without one step, or a block of more than 64 slivers.
+func (c *call) packCross(dst []byte, aBase unsafe.Pointer, sc *scatter, kA []int64, kStride int64, mc, kc int) (done uint64) {
+	mSl := c.tileM.count(mc)
+	px := c.kern.PackX
+	if px == nil || c.cf != 1 || kStride == 0 || kStride == 1 || mSl > 64 {
+		return 0
+	}
+	lanes := packXLanes(c.kern, c.rsize)
+	sliver := c.mrR * kc * c.rsize
+	// member reports whether sliver u continues a group that starts at
+	// offset base with step st and rows rows, as its n-th sliver.
+	member := func(u int, base, st int64, rows, n int) bool {
+		i, r := c.tileM.span(u, mc)
+		return r == rows && sc.aRowBS[u] == st && sc.aRow[i] == base+int64(n) && done&(1<<u) == 0
+	}
+	for t := 0; t < mSl; t++ {
+		st := sc.aRowBS[t]
+		if done&(1<<t) != 0 || st == 0 || st == 1 {
+			continue
+		}
+		i0, rows := c.tileM.span(t, mc)
+		base := sc.aRow[i0]
+		q := 0
+		for u := t + 1; u < mSl && q == 0; u++ {
+			if member(u, base, st, rows, 1) {
+				q = u - t
+			}
+		}
+		if q == 0 {
+			continue
+		}
+		n := 2
+		for n < lanes && t+n*q < mSl && member(t+n*q, base, st, rows, n) {
+			n++
+		}
+		src := unsafe.Add(aBase, (base+kA[0])*int64(c.tsize))
+		px(&dst[t*sliver], (*byte)(src), n, rows, kc, int(st), int(kStride), q*sliver)
+		for j := 0; j < n; j++ {
+			done |= 1 << (t + j*q)
+		}
+	}
+	return done
+}
+
+// packXLanes is how many slivers k's cross-sliver packer takes at once
+// (the lanes of a vector of reals of size bytes), 0 without one.
+func packXLanes(k *kernels.Kernel, size int) int {
+	if k.PackX == nil {
+		return 0
+	}
+	isa, ok := spec.ISAByName(k.ISA)
+	if !ok {
+		return 0
+	}
+	return isa.Lanes(size)
+}

@@ -1,0 +1,87 @@
+package runtime
+
+import "sort"
+
+// Groups packed across slivers.
+//
+// When C's unit dim x and an input's unit dim y are both in M (TCCG's
+// abcd-dbea-ec: d in C, a in A), keying M by the input puts y along the
+// tile, and C is written an element at a time, a line each; keying it by
+// C puts x along the tile, and the typed packer gathers the input an
+// element at a time instead. Keyed by C, with y cut right after a tile's
+// rows of x, the slivers that follow one another lie one element apart
+// in the input: the cross-sliver packer (Kernel.PackX) loads a vector's
+// lanes of slivers with one load per row and step, and transposes them,
+// while C's tiles are written whole columns at a time.
+
+// crossFits reports whether dims (M with input o = opA, or N with opB)
+// hold C's unit dim and a different unit dim of o.
+func crossFits(dims []Dim, o int) bool {
+	x, y := -1, -1
+	for i, d := range dims {
+		if absInt(d.S[opC]) == 1 && x < 0 {
+			x = i
+		}
+		if absInt(d.S[o]) == 1 && y < 0 {
+			y = i
+		}
+	}
+	return x >= 0 && y >= 0 && x != y
+}
+
+// crossOrder reorders g, keyed by C, for packing input o across slivers:
+// C's unit dim x first, cut to one tile's rows, then o's unit dim y cut to
+// whole lines (the smallest divisor from one line to four), then the rest
+// by C's strides. A block of x_lo·y_lo rows then uses every line of o it
+// touches. Left as it is when x is not whole tiles, or y has no such cut
+// and is longer than four lines.
+func (g *Group) crossOrder(o int, t Tile) {
+	if len(g.Dims) < 2 || t.Size <= 0 || t.MR <= 0 {
+		return
+	}
+	x := g.Dims[0]
+	y := -1
+	for i, d := range g.Dims {
+		if absInt(d.S[o]) == 1 {
+			y = i
+			break
+		}
+	}
+	if absInt(x.S[opC]) != 1 || y <= 0 {
+		return
+	}
+	line := max(1, lineBytes/t.Size)
+	dy := g.Dims[y]
+	lo := divisorIn(dy.Ext, line, 4*line)
+	if lo == 0 {
+		if dy.Ext > 4*line {
+			return
+		}
+		lo = dy.Ext
+	}
+	if x.Ext%t.MR != 0 {
+		// Tiles would restart at each run of x, short: slivers of a group
+		// would lie apart, and MC blocks of a few runs would hold parts of
+		// groups.
+		return
+	}
+	xlo := t.MR
+	rest := make([]Dim, 0, len(g.Dims)+1)
+	for i, d := range g.Dims {
+		if i != 0 && i != y {
+			rest = append(rest, d)
+		}
+	}
+	if xlo < x.Ext {
+		rest = append(rest, cut(x, xlo))
+	}
+	if lo < dy.Ext {
+		rest = append(rest, cut(dy, lo))
+	}
+	sort.SliceStable(rest, func(i, j int) bool {
+		return absInt(rest[i].S[opC]) < absInt(rest[j].S[opC])
+	})
+	x.Ext, dy.Ext = xlo, lo
+	g.Cross = xlo
+	g.setDims(append([]Dim{x, dy}, rest...))
+}

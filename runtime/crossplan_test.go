@@ -1,0 +1,186 @@
+package runtime
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"unsafe"
+
+	"github.com/tcontract/tcontract/generated/kernels"
+	"github.com/tcontract/tcontract/generated/typed"
+)
+
+// TCCG's abcd-dbea-ec: with a cross-sliver packer, M is keyed by C (d,
+// C's unit dim, first, cut to a tile) with a line of a (A's unit dim)
+// right after, and the orientation keeps M along the tile; without one,
+// M stays keyed by A. With the operands exchanged the same group is N,
+// and the plan swaps it into the tile's direction.
+func TestPlanCrossOrder(t *testing.T) {
+	for _, tc := range []struct {
+		tile Tile
+		want []int
+	}{
+		{Tile{MR: 16, NR: 6, Short: [3]int{24}, Lanes: 8, Size: 4, Cross: 8}, []int{16, 16}},
+		{Tile{MR: 8, NR: 6, Lanes: 4, Size: 8, Cross: 4}, []int{8, 8}},
+	} {
+		sp, _ := ParseSpec("dbea,ec->abcd")
+		a, b, c := dense(96, 84, 96, 96), dense(96, 24), dense(96, 84, 24, 96)
+		p, err := NewPlan(sp, a, b, c, tc.tile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := &p.M
+		if p.Swapped || g.Cross != tc.tile.MR || !slices.Equal(g.Ext[:2], tc.want) || g.S[opC][0] != 1 || g.S[opA][1] != 1 {
+			t.Errorf("abcd-dbea-ec, %d-byte reals: %s (cross %d, C strides %v, A strides %v), want M = %v... by C, unswapped",
+				tc.tile.Size, p.describe(), g.Cross, g.S[opC], g.S[opA], tc.want)
+		}
+		sp, _ = ParseSpec("ec,dbea->abcd")
+		q, err := NewPlan(sp, b, a, c, tc.tile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !q.Swapped || q.M.Cross != tc.tile.MR || !slices.Equal(q.M.Ext[:2], tc.want) || q.M.S[opA][1] != 1 {
+			t.Errorf("abcd-ec-dbea: %s (cross %d), want M = %v... swapped, A's (now B's) unit dim second", q.describe(), q.M.Cross, tc.want)
+		}
+		tile := tc.tile
+		tile.Cross = 0
+		r, err := NewPlan(sp, b, a, c, tile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.M.Cross != 0 || r.N.Cross != 0 || r.M.S[opA][0] != 1 && r.N.S[opB][0] != 1 {
+			t.Errorf("abcd-ec-dbea without a cross packer: %s, want the input's unit dim first", r.describe())
+		}
+	}
+}
+
+// Random groups: whatever crossOrder does, the index space is the same,
+// and a group it orders leads with C's unit dim and the input's.
+func TestCrossOrderRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	ordered := 0
+	for trial := 0; trial < 600; trial++ {
+		n := 2 + rng.IntN(2)
+		var dims []Dim
+		for i := 0; i < n; i++ {
+			var s [3]int
+			for o := range s {
+				s[o] = rng.IntN(5000) - 2500
+			}
+			dims = append(dims, Dim{Ext: 1 + rng.IntN(40), S: s})
+		}
+		tile := Tile{MR: []int{8, 16, 24}[rng.IntN(3)], NR: 6, Lanes: 8, Size: []int{4, 8}[rng.IntN(2)], Cross: 8}
+		o := []int{opA, opB}[rng.IntN(2)]
+		x, y := rng.IntN(n), rng.IntN(n)
+		dims[x].S[opC] = 1
+		if rng.IntN(3) > 0 {
+			dims[x].Ext = tile.MR * (1 + rng.IntN(3))
+		}
+		dims[y].S[o] = []int{1, -1}[rng.IntN(2)]
+		// Keyed by C, as NewPlan orders the group first.
+		slices.SortStableFunc(dims, func(a, b Dim) int { return absInt(a.S[opC]) - absInt(b.S[opC]) })
+		g := groupOf(dims...)
+		before := offsets(&g)
+		g.crossOrder(o, tile)
+		after := offsets(&g)
+		slices.SortFunc(before, cmpOffsets)
+		slices.SortFunc(after, cmpOffsets)
+		if !slices.Equal(before, after) {
+			t.Fatalf("trial %d: crossOrder changed the index space", trial)
+		}
+		if g.Cross == 0 {
+			continue
+		}
+		ordered++
+		if g.S[opC][0] != 1 || absInt(g.S[o][1]) != 1 || g.Cross != g.Ext[0] {
+			t.Fatalf("trial %d: ordered %v (C strides %v, input strides %v, cross %d)", trial, g.Ext, g.S[opC], g.S[o], g.Cross)
+		}
+	}
+	if ordered < 100 {
+		t.Errorf("only %d of 600 random groups were ordered: the test sees too little", ordered)
+	}
+}
+
+// packA of MC blocks of a group ordered for the cross packer: every
+// sliver goes through PackX, in groups of up to its lanes, and the
+// packed block equals a plain gather. Blocks that start or end inside a
+// group, C runs of several tiles, and a depth of two dims (no common
+// step: no PackX) are included.
+func TestPackCross(t *testing.T) {
+	row := kernels.Lookup("avx2", "float32")
+	if row == nil || row.PackXGo == nil {
+		t.Skip("no AVX2 float32 row with a cross packer")
+	}
+	ops := typed.OpsByName("float32")
+	mr := row.MR
+	for _, D := range []int{32, 48} {
+		// A: dbea, a the unit dim, as float32.
+		const B, E, A = 3, 10, 20
+		sA := map[byte]int{'a': 1, 'e': A, 'b': A * E, 'd': A * E * B}
+		src := make([]float32, D*B*E*A+2100) // and the second depth's reach
+		for i := range src {
+			src[i] = float32(i%9973) + 0.25
+		}
+		g := groupOf(
+			Dim{Ext: D, S: [3]int{opA: sA['d'], opC: 1}},
+			Dim{Ext: B, S: [3]int{opA: sA['b'], opC: D * 7}},
+			Dim{Ext: A, S: [3]int{opA: 1, opC: D * 7 * B}},
+		)
+		g.crossOrder(opA, Tile{MR: mr, NR: row.NR, Lanes: 8, Size: 4, Cross: 8})
+		if g.Cross == 0 {
+			t.Fatalf("D %d: the group was not ordered: %v", D, g.Ext)
+		}
+		var calls, slivers int
+		k := *row
+		k.PackX = func(dst, src *byte, n, rows, kk, rowStep, kStep, sliverStep int) {
+			calls++
+			slivers += n
+			row.PackXGo(dst, src, n, rows, kk, rowStep, kStep, sliverStep)
+		}
+		tl := plainTiling(mr)
+		for _, depth := range []struct {
+			name string
+			kA   []int64
+		}{
+			{"one dim", []int64{0, 20, 40, 60, 80, 100, 120, 140, 160, 180}},
+			{"two dims", []int64{0, 20, 40, 60, 80, 100, 120, 2000, 2020, 2040}},
+		} {
+			for _, mc := range []int{64, 128, 240} {
+				calls, slivers = 0, 0
+				c := &call{kern: &k, tileM: tl, cf: 1, tsize: 4, rsize: 4, mrR: mr, ops: ops}
+				c.blk.MR = mr
+				kc := len(depth.kA)
+				mSl := tl.count(mc)
+				want := 0
+				for ic := 0; ic+mc <= g.Size; ic += mc {
+					sc := &scatter{aRow: make([]int64, mc), aRowBS: make([]int64, mSl)}
+					Offsets(sc.aRow, g.Ext, g.S[opA], ic)
+					tl.steps(sc.aRowBS, sc.aRow)
+					dst := make([]float32, mSl*mr*kc)
+					c.packA(unsafe.Slice((*byte)(unsafe.Pointer(&dst[0])), 4*len(dst)), unsafe.Pointer(&src[0]), sc, depth.kA, uniformStep(depth.kA), mc, kc)
+					for s := 0; s < mSl; s++ {
+						i0, rows := tl.span(s, mc)
+						for p := 0; p < kc; p++ {
+							for i := 0; i < mr; i++ {
+								var v float32
+								if i < rows {
+									v = src[sc.aRow[i0+i]+depth.kA[p]]
+								}
+								if got := dst[(s*kc+p)*mr+i]; got != v {
+									t.Fatalf("D %d, %s depth, MC %d, block at %d: sliver %d (%d, %d) = %v, want %v", D, depth.name, mc, ic, s, i, p, got, v)
+								}
+							}
+						}
+					}
+					want += mSl
+				}
+				if depth.name == "one dim" && (slivers != want || calls*2 > want) {
+					t.Errorf("D %d, MC %d: PackX packed %d of %d slivers in %d calls", D, mc, slivers, want, calls)
+				}
+				if depth.name == "two dims" && calls != 0 {
+					t.Errorf("D %d, MC %d: PackX ran on a depth of two dims", D, mc)
+				}
+			}
+		}
+	}
+}
