@@ -48,10 +48,36 @@ func TestPlanCrossOrder(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.M.Cross != 0 || r.N.Cross != 0 || r.M.S[opA][0] != 1 && r.N.S[opB][0] != 1 {
+		if r.M.Cross != 0 || r.N.Cross != 0 || dbeaLead(r, true) != 1 {
 			t.Errorf("abcd-ec-dbea without a cross packer: %s, want the input's unit dim first", r.describe())
 		}
+		// C's unit dim not whole tiles: the group stays keyed by A.
+		sp, _ = ParseSpec("dbea,ec->abcd")
+		u, err := NewPlan(sp, dense(tc.tile.MR+4, 84, 96, 96), b, dense(96, 84, 24, tc.tile.MR+4), tc.tile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if u.M.Cross != 0 || u.N.Cross != 0 || dbeaLead(u, false) != 1 {
+			t.Errorf("abcd-dbea-ec, d = %d: %s, want A's unit dim first", tc.tile.MR+4, u.describe())
+		}
 	}
+}
+
+// dbeaLead is the stride in dbea of the leading dim of the group that
+// holds a, b and d (M, or N when dbea is the second operand), wherever
+// the orientation put it.
+func dbeaLead(p *Plan, second bool) int {
+	g, o := &p.M, opA
+	if second {
+		g, o = &p.N, opB
+	}
+	if p.Swapped {
+		g, o = &p.N, 1-o
+		if second {
+			g = &p.M
+		}
+	}
+	return g.S[o][0]
 }
 
 // Random groups: whatever crossOrder does, the index space is the same,

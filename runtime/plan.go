@@ -221,16 +221,31 @@ func NewPlan(sp Spec, a, b, c View, tile Tile) (*Plan, error) {
 	// within a block (interleave.go), when that operand moves a fair share
 	// of the data: its elements against a quarter of the key operand's.
 	em, en, ek := float64(extentOf(m)), float64(extentOf(n)), float64(extentOf(k))
-	share := [3]float64{opA: ek, opB: ek, opC: en}
+	// A group crossOrder leaves as it is goes back to its input's order.
 	if crossM {
 		p.M.crossOrder(opA, tile)
-	} else if share[mOther]*4 >= share[mKey] {
+		if crossM = p.M.Cross > 0; !crossM {
+			mKey, mOther = opA, opC
+			if p.M, err = makeGroup(m, mKey, mOther, "M"); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if crossN {
+		p.N.crossOrder(opB, tile)
+		if crossN = p.N.Cross > 0; !crossN {
+			nKey, nOther = opB, opC
+			if p.N, err = makeGroup(n, nKey, nOther, "N"); err != nil {
+				return nil, err
+			}
+		}
+	}
+	share := [3]float64{opA: ek, opB: ek, opC: en}
+	if !crossM && share[mOther]*4 >= share[mKey] {
 		p.M.interleave(mKey, mOther, tile.Size, rowsBlock(mOther, ek), false)
 	}
 	share = [3]float64{opA: ek, opB: ek, opC: em}
-	if crossN {
-		p.N.crossOrder(opB, tile)
-	} else if share[nOther]*4 >= share[nKey] {
+	if !crossN && share[nOther]*4 >= share[nKey] {
 		p.N.interleave(nKey, nOther, tile.Size, rowsBlock(nOther, ek), false)
 	}
 	share = [3]float64{opA: em, opB: en}
