@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"math/bits"
 
 	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/operand"
@@ -12,22 +11,15 @@ import (
 )
 
 // Registers of the cross-sliver packer besides the packer's PD, PS, Rows,
-// RS and KS (steps in bytes once past the prologue). The steps left are
-// counted in the frame: PK's register holds the prefetch distance.
+// PK, RS and KS (steps in bytes once past the prologue).
 var (
-	xAhead = x86.PK  // packXAhead steps of kStep, in bytes
-	xNS    = reg.RCX // slivers, clamped to [0, L]
-	xSS    = reg.RDX // sliverStep in bytes
-	xSS3   = reg.R12 // 3·sliverStep
-	xRS3   = reg.R13 // 3·rowStep
-	xQ0    = reg.RAX // rows 0–3 of the block, then the next block's row 0
-	xQ1    = reg.RBX // rows 4–7 of a float32 block, then slivers 4–7's destination
+	xNS  = reg.RCX // slivers, clamped to [0, L]
+	xSS  = reg.RDX // sliverStep in bytes
+	xSS3 = reg.R12 // 3·sliverStep
+	xRS3 = reg.R13 // 3·rowStep
+	xQ0  = reg.RAX // rows 0–3 of the block, then the next block's row 0
+	xQ1  = reg.RBX // rows 4–7 of a float32 block, then slivers 4–7's destination
 )
-
-// packXAhead is how many steps ahead of the one it packs the cross-sliver
-// packer prefetches its rows. Each row of a step is its own line, often its
-// own page: without prefetches the packer waited on memory at every load.
-const packXAhead = 16
 
 // packx emits the row's cross-sliver packer (w = MR): L slivers (L the
 // lanes of a vector) whose rows lie one real apart from sliver to sliver,
@@ -92,41 +84,28 @@ func packx(pk *x86.Packer) {
 	// the frame before each block's loads.
 	mask := c.AllocLocal(32)
 	c.VMOVDQU(x86.Y(15), mask)
-	left := c.AllocLocal(8)
-	c.MOVQ(x86.PK, left)
-	c.MOVQ(x86.KS, xAhead)
-	c.SHLQ(operand.U8(bits.TrailingZeros(packXAhead)), xAhead)
 	c.CMPQ(xNS, operand.U32(L))
 	c.JNE(operand.LabelRef("part"))
-	packxLoop(pk, o, "f", true, mask, left)
+	packxLoop(pk, o, "f", true, mask)
 	c.Label("part")
-	packxLoop(pk, o, "p", false, mask, left)
+	packxLoop(pk, o, "p", false, mask)
 	c.Label("none")
 	pk.Return()
 }
 
 // packxLoop is the step loop: full (all L slivers: plain loads and
 // stores) or partial (loads under Y15, a store per sliver there is).
-// Labels start with prefix; mask is Y15's copy in the frame, left the
-// steps left. It returns.
-func packxLoop(pk *x86.Packer, o x86.Ops, prefix string, full bool, mask, left operand.Mem) {
+// Labels start with prefix; mask is Y15's copy in the frame. It returns.
+// Each row of a step is its own line, often its own page, but prefetching
+// every row 8, 16 or 32 steps ahead made no difference to TCCG's
+// abcd-dbea-ec and abcde-ecbfa-fd, so there is none.
+func packxLoop(pk *x86.Packer, o x86.Ops, prefix string, full bool, mask operand.Mem) {
 	c := pk.Ctx
 	L, w := pk.Lanes, pk.W
 	l := func(s string, a ...any) string { return prefix + fmt.Sprintf(s, a...) }
 	// No PCALIGN before the loop: with one, Go 1.26's assembler ran for
 	// many minutes on this function without finishing.
 	c.Label(l("step"))
-	// Every row's line packXAhead steps on, four rows to a base.
-	c.LEAQ(operand.Mem{Base: x86.PS, Index: xAhead, Scale: 1}, xQ0)
-	for i := 0; i < w; i += 4 {
-		if i > 0 {
-			c.LEAQ(operand.Mem{Base: xQ0, Index: x86.RS, Scale: 4}, xQ0)
-		}
-		c.PREFETCHT0(x86.Mem(xQ0, 0))
-		c.PREFETCHT0(operand.Mem{Base: xQ0, Index: x86.RS, Scale: 1})
-		c.PREFETCHT0(operand.Mem{Base: xQ0, Index: x86.RS, Scale: 2})
-		c.PREFETCHT0(operand.Mem{Base: xQ0, Index: xRS3, Scale: 1})
-	}
 	c.MOVQ(x86.PS, xQ0)
 	for b := 0; b < w/L; b++ {
 		// Row b·L + j of the step: Q0 plus 0–3 rowSteps (j < 4), Q1 plus
@@ -204,7 +183,7 @@ func packxLoop(pk *x86.Packer, o x86.Ops, prefix string, full bool, mask, left o
 	}
 	c.ADDQ(operand.U32(w*pk.Size), x86.PD)
 	c.ADDQ(x86.KS, x86.PS)
-	c.DECQ(left)
+	c.DECQ(x86.PK)
 	c.JNZ(operand.LabelRef(l("step")))
 	pk.Return()
 }

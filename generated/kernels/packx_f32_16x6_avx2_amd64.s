@@ -23,8 +23,8 @@ DATA packx_f32_16x6_avx2_slivers<>+60(SB)/4, $0x00000000
 GLOBL packx_f32_16x6_avx2_slivers<>(SB), RODATA|NOPTR, $64
 
 // func packx_f32_16x6_avx2(dst *byte, src *byte, slivers int, rows int, k int, rowStep int, kStep int, sliverStep int)
-// Requires: AVX, CMOV, MMX+
-TEXT ·packx_f32_16x6_avx2(SB), NOSPLIT, $40-64
+// Requires: AVX, CMOV
+TEXT ·packx_f32_16x6_avx2(SB), NOSPLIT, $32-64
 	MOVQ    dst+0(FP), DI
 	MOVQ    src+8(FP), SI
 	MOVQ    slivers+16(FP), CX
@@ -57,60 +57,37 @@ TEXT ·packx_f32_16x6_avx2(SB), NOSPLIT, $40-64
 	SUBQ    BX, AX
 	VMOVDQU (AX), Y15
 	VMOVDQU Y15, (SP)
-	MOVQ    R9, 32(SP)
-	MOVQ    R11, R9
-	SHLQ    $0x04, R9
 	CMPQ    CX, $0x00000008
 	JNE     part
 
 fstep:
-	LEAQ       (SI)(R9*1), AX
-	PREFETCHT0 (AX)
-	PREFETCHT0 (AX)(R10*1)
-	PREFETCHT0 (AX)(R10*2)
-	PREFETCHT0 (AX)(R13*1)
-	LEAQ       (AX)(R10*4), AX
-	PREFETCHT0 (AX)
-	PREFETCHT0 (AX)(R10*1)
-	PREFETCHT0 (AX)(R10*2)
-	PREFETCHT0 (AX)(R13*1)
-	LEAQ       (AX)(R10*4), AX
-	PREFETCHT0 (AX)
-	PREFETCHT0 (AX)(R10*1)
-	PREFETCHT0 (AX)(R10*2)
-	PREFETCHT0 (AX)(R13*1)
-	LEAQ       (AX)(R10*4), AX
-	PREFETCHT0 (AX)
-	PREFETCHT0 (AX)(R10*1)
-	PREFETCHT0 (AX)(R10*2)
-	PREFETCHT0 (AX)(R13*1)
-	MOVQ       SI, AX
-	LEAQ       (AX)(R10*4), BX
-	CMPQ       R8, $0x00000000
-	JLE        fz0_0
-	VMOVUPS    (AX), Y0
-	CMPQ       R8, $0x00000001
-	JLE        fz0_1
-	VMOVUPS    (AX)(R10*1), Y1
-	CMPQ       R8, $0x00000002
-	JLE        fz0_2
-	VMOVUPS    (AX)(R10*2), Y2
-	CMPQ       R8, $0x00000003
-	JLE        fz0_3
-	VMOVUPS    (AX)(R13*1), Y3
-	CMPQ       R8, $0x00000004
-	JLE        fz0_4
-	VMOVUPS    (BX), Y4
-	CMPQ       R8, $0x00000005
-	JLE        fz0_5
-	VMOVUPS    (BX)(R10*1), Y5
-	CMPQ       R8, $0x00000006
-	JLE        fz0_6
-	VMOVUPS    (BX)(R10*2), Y6
-	CMPQ       R8, $0x00000007
-	JLE        fz0_7
-	VMOVUPS    (BX)(R13*1), Y7
-	JMP        ft0
+	MOVQ    SI, AX
+	LEAQ    (AX)(R10*4), BX
+	CMPQ    R8, $0x00000000
+	JLE     fz0_0
+	VMOVUPS (AX), Y0
+	CMPQ    R8, $0x00000001
+	JLE     fz0_1
+	VMOVUPS (AX)(R10*1), Y1
+	CMPQ    R8, $0x00000002
+	JLE     fz0_2
+	VMOVUPS (AX)(R10*2), Y2
+	CMPQ    R8, $0x00000003
+	JLE     fz0_3
+	VMOVUPS (AX)(R13*1), Y3
+	CMPQ    R8, $0x00000004
+	JLE     fz0_4
+	VMOVUPS (BX), Y4
+	CMPQ    R8, $0x00000005
+	JLE     fz0_5
+	VMOVUPS (BX)(R10*1), Y5
+	CMPQ    R8, $0x00000006
+	JLE     fz0_6
+	VMOVUPS (BX)(R10*2), Y6
+	CMPQ    R8, $0x00000007
+	JLE     fz0_7
+	VMOVUPS (BX)(R13*1), Y7
+	JMP     ft0
 
 fz0_0:
 	VXORPS Y0, Y0, Y0
@@ -259,33 +236,13 @@ ft1:
 	VMOVUPS    Y15, 32(BX)(R12*1)
 	ADDQ       $0x00000040, DI
 	ADDQ       R11, SI
-	DECQ       32(SP)
+	DECQ       R9
 	JNZ        fstep
 	VZEROUPPER
 	RET
 
 part:
 pstep:
-	LEAQ       (SI)(R9*1), AX
-	PREFETCHT0 (AX)
-	PREFETCHT0 (AX)(R10*1)
-	PREFETCHT0 (AX)(R10*2)
-	PREFETCHT0 (AX)(R13*1)
-	LEAQ       (AX)(R10*4), AX
-	PREFETCHT0 (AX)
-	PREFETCHT0 (AX)(R10*1)
-	PREFETCHT0 (AX)(R10*2)
-	PREFETCHT0 (AX)(R13*1)
-	LEAQ       (AX)(R10*4), AX
-	PREFETCHT0 (AX)
-	PREFETCHT0 (AX)(R10*1)
-	PREFETCHT0 (AX)(R10*2)
-	PREFETCHT0 (AX)(R13*1)
-	LEAQ       (AX)(R10*4), AX
-	PREFETCHT0 (AX)
-	PREFETCHT0 (AX)(R10*1)
-	PREFETCHT0 (AX)(R10*2)
-	PREFETCHT0 (AX)(R13*1)
 	MOVQ       SI, AX
 	LEAQ       (AX)(R10*4), BX
 	VMOVDQU    (SP), Y15
@@ -495,7 +452,7 @@ pt1:
 ps1:
 	ADDQ $0x00000040, DI
 	ADDQ R11, SI
-	DECQ 32(SP)
+	DECQ R9
 	JNZ  pstep
 	VZEROUPPER
 	RET

@@ -15,8 +15,8 @@ DATA packx_f64_8x6_avx2_slivers<>+56(SB)/8, $0x0000000000000000
 GLOBL packx_f64_8x6_avx2_slivers<>(SB), RODATA|NOPTR, $64
 
 // func packx_f64_8x6_avx2(dst *byte, src *byte, slivers int, rows int, k int, rowStep int, kStep int, sliverStep int)
-// Requires: AVX, CMOV, MMX+
-TEXT ·packx_f64_8x6_avx2(SB), NOSPLIT, $40-64
+// Requires: AVX, CMOV
+TEXT ·packx_f64_8x6_avx2(SB), NOSPLIT, $32-64
 	MOVQ    dst+0(FP), DI
 	MOVQ    src+8(FP), SI
 	MOVQ    slivers+16(FP), CX
@@ -49,37 +49,24 @@ TEXT ·packx_f64_8x6_avx2(SB), NOSPLIT, $40-64
 	SUBQ    BX, AX
 	VMOVDQU (AX), Y15
 	VMOVDQU Y15, (SP)
-	MOVQ    R9, 32(SP)
-	MOVQ    R11, R9
-	SHLQ    $0x04, R9
 	CMPQ    CX, $0x00000004
 	JNE     part
 
 fstep:
-	LEAQ       (SI)(R9*1), AX
-	PREFETCHT0 (AX)
-	PREFETCHT0 (AX)(R10*1)
-	PREFETCHT0 (AX)(R10*2)
-	PREFETCHT0 (AX)(R13*1)
-	LEAQ       (AX)(R10*4), AX
-	PREFETCHT0 (AX)
-	PREFETCHT0 (AX)(R10*1)
-	PREFETCHT0 (AX)(R10*2)
-	PREFETCHT0 (AX)(R13*1)
-	MOVQ       SI, AX
-	CMPQ       R8, $0x00000000
-	JLE        fz0_0
-	VMOVUPD    (AX), Y0
-	CMPQ       R8, $0x00000001
-	JLE        fz0_1
-	VMOVUPD    (AX)(R10*1), Y1
-	CMPQ       R8, $0x00000002
-	JLE        fz0_2
-	VMOVUPD    (AX)(R10*2), Y2
-	CMPQ       R8, $0x00000003
-	JLE        fz0_3
-	VMOVUPD    (AX)(R13*1), Y3
-	JMP        ft0
+	MOVQ    SI, AX
+	CMPQ    R8, $0x00000000
+	JLE     fz0_0
+	VMOVUPD (AX), Y0
+	CMPQ    R8, $0x00000001
+	JLE     fz0_1
+	VMOVUPD (AX)(R10*1), Y1
+	CMPQ    R8, $0x00000002
+	JLE     fz0_2
+	VMOVUPD (AX)(R10*2), Y2
+	CMPQ    R8, $0x00000003
+	JLE     fz0_3
+	VMOVUPD (AX)(R13*1), Y3
+	JMP     ft0
 
 fz0_0:
 	VXORPS Y0, Y0, Y0
@@ -149,23 +136,13 @@ ft1:
 	VMOVUPD    Y11, 32(DI)(R12*1)
 	ADDQ       $0x00000040, DI
 	ADDQ       R11, SI
-	DECQ       32(SP)
+	DECQ       R9
 	JNZ        fstep
 	VZEROUPPER
 	RET
 
 part:
 pstep:
-	LEAQ       (SI)(R9*1), AX
-	PREFETCHT0 (AX)
-	PREFETCHT0 (AX)(R10*1)
-	PREFETCHT0 (AX)(R10*2)
-	PREFETCHT0 (AX)(R13*1)
-	LEAQ       (AX)(R10*4), AX
-	PREFETCHT0 (AX)
-	PREFETCHT0 (AX)(R10*1)
-	PREFETCHT0 (AX)(R10*2)
-	PREFETCHT0 (AX)(R13*1)
 	MOVQ       SI, AX
 	CMPQ       R8, $0x00000000
 	JLE        pz0_0
@@ -265,7 +242,7 @@ pt1:
 ps1:
 	ADDQ $0x00000040, DI
 	ADDQ R11, SI
-	DECQ 32(SP)
+	DECQ R9
 	JNZ  pstep
 	VZEROUPPER
 	RET
