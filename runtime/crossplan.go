@@ -1,7 +1,5 @@
 package runtime
 
-import "sort"
-
 // Groups packed across slivers.
 //
 // When C's unit dim x and an input's unit dim y are both in M (TCCG's
@@ -66,21 +64,7 @@ func (g *Group) crossOrder(o int, t Tile) {
 		return
 	}
 	xlo := t.MR
-	rest := make([]Dim, 0, len(g.Dims)+1)
-	for i, d := range g.Dims {
-		if i != 0 && i != y {
-			rest = append(rest, d)
-		}
-	}
-	if xlo < x.Ext {
-		rest = append(rest, cut(x, xlo))
-	}
-	if lo < dy.Ext {
-		rest = append(rest, cut(dy, lo))
-	}
-	sort.SliceStable(rest, func(i, j int) bool {
-		return absInt(rest[i].S[opC]) < absInt(rest[j].S[opC])
-	})
+	rest := g.rest(y, xlo, lo, opC)
 	x.Ext, dy.Ext = xlo, lo
 	g.Cross = xlo
 	g.setDims(append([]Dim{x, dy}, rest...))

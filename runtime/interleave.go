@@ -113,21 +113,7 @@ func (g *Group) interleave(key, o, size, block int, depth bool) {
 	}
 
 	dy := g.Dims[y]
-	rest := make([]Dim, 0, len(g.Dims)+1)
-	for i, d := range g.Dims {
-		if i != 0 && i != y {
-			rest = append(rest, d)
-		}
-	}
-	if xlo < x.Ext {
-		rest = append(rest, cut(x, xlo))
-	}
-	if lo < ey {
-		rest = append(rest, cut(dy, lo))
-	}
-	sort.SliceStable(rest, func(i, j int) bool {
-		return absInt(rest[i].S[key]) < absInt(rest[j].S[key])
-	})
+	rest := g.rest(y, xlo, lo, key)
 	// In K, a y cut to part of a line leaves the rest of each of o's lines
 	// in its high part: that part goes next, so a depth block still reads
 	// most of a line before the loops leave it (TCCG's ab-acd-dbc at
@@ -144,6 +130,28 @@ func (g *Group) interleave(key, o, size, block int, depth bool) {
 		g.Lines = xlo * lo
 	}
 	g.setDims(append([]Dim{x, dy}, rest...))
+}
+
+// rest is the dims that follow x (dim 0) cut to xlo and dim y cut to lo
+// when both lead the group: the others, then the high parts of the cut
+// ones, ordered by their strides in operand key.
+func (g *Group) rest(y, xlo, lo, key int) []Dim {
+	rest := make([]Dim, 0, len(g.Dims)+1)
+	for i, d := range g.Dims {
+		if i != 0 && i != y {
+			rest = append(rest, d)
+		}
+	}
+	if x := g.Dims[0]; xlo < x.Ext {
+		rest = append(rest, cut(x, xlo))
+	}
+	if dy := g.Dims[y]; lo < dy.Ext {
+		rest = append(rest, cut(dy, lo))
+	}
+	sort.SliceStable(rest, func(i, j int) bool {
+		return absInt(rest[i].S[key]) < absInt(rest[j].S[key])
+	})
+	return rest
 }
 
 // setDims makes dims the group's dims, in order, and Ext and S with them.
