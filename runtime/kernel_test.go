@@ -83,6 +83,10 @@ func TestRegistry(t *testing.T) {
 		if wantRuns := wantAsm && row.ISA == spec.AVX512; (k.Runs != nil) != wantRuns || (k.RunsGo != nil) != (row.ISA == spec.AVX512) {
 			t.Errorf("%s: row-map kernel present %v, twin %v, want %v", k.Name, k.Runs != nil, k.RunsGo != nil, wantRuns)
 		}
+		// Half-map column kernels are AVX2 assembly, with a twin on every build.
+		if wantMaps := wantAsm && row.ISA == spec.AVX2; (k.Maps != nil) != wantMaps || (k.MapsGo != nil) != (row.ISA == spec.AVX2) {
+			t.Errorf("%s: half-map kernel present %v, twin %v, want %v", k.Name, k.Maps != nil, k.MapsGo != nil, wantMaps)
+		}
 	}
 	if kernels.Lookup(spec.Generic, "complex64") != nil {
 		t.Error("Lookup of a type without kernels is not nil")

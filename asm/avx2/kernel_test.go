@@ -57,6 +57,20 @@ func TestTilesTable(t *testing.T) {
 	}
 }
 
+// TestMapsTable compiles the half-map column kernel of every AVX2 row and
+// checks its tile loop wraps the k loop and the three epilogues.
+func TestMapsTable(t *testing.T) {
+	for _, k := range spec.KernelsFor(spec.AVX2) {
+		g := x86.New(k, 32)
+		maps(g)
+		want := []string{"tiles", "tile", "loop", "remloop", "beta0", "beta1", "next"}
+		missing, err := x86.MissingLabels(g.Ctx, want)
+		if err != nil || len(missing) > 0 {
+			t.Errorf("%s: %v, missing %v", x86.MapsName(k), err, missing)
+		}
+	}
+}
+
 // TestRejects: a tile that leaves too few registers is refused, not
 // silently spilled.
 func TestRejects(t *testing.T) {
@@ -126,6 +140,7 @@ func TestCleanReturns(t *testing.T) {
 		}{
 			{"kernel", func() *build.Context { g := x86.New(k, 32); kernel(g); return g.Ctx }},
 			{"tiles", func() *build.Context { g := x86.New(k, 32); tiles(g); return g.Ctx }},
+			{"maps", func() *build.Context { g := x86.New(k, 32); maps(g); return g.Ctx }},
 			{"direct", func() *build.Context { g := x86.New(k, 32); direct(g); return g.Ctx }},
 			{"packa", func() *build.Context { pk := x86.NewPacker(k, "a", 32); packer(pk); return pk.Ctx }},
 			{"packb", func() *build.Context { pk := x86.NewPacker(k, "b", 32); packer(pk); return pk.Ctx }},

@@ -1,7 +1,8 @@
 // Command avx2 emits the AVX2 GEMM micro-kernels of the kernel table
-// (internal/spec), their column kernels, direct kernels and packers (1m's
-// 1e and 1r too), and the AVX2 peak probes as Go assembly with stubs, one
-// file pair per function: <name>_amd64.s and <name>_amd64.go.
+// (internal/spec), their column kernels (plain and with row maps), direct
+// kernels and packers (1m's 1e and 1r too), and the AVX2 peak probes as Go
+// assembly with stubs, one file pair per function: <name>_amd64.s and
+// <name>_amd64.go.
 //
 // Usage (from generate.go): go run -C asm ./avx2 -out ../generated/kernels
 package main
@@ -31,6 +32,11 @@ func main() {
 		t := x86.New(k, 32)
 		tiles(t)
 		if err := cfg.File(t.Ctx, x86.TilesName(k)+"_amd64"); err != nil {
+			log.Fatal(err)
+		}
+		mp := x86.New(k, 32)
+		maps(mp)
+		if err := cfg.File(mp.Ctx, x86.MapsName(k)+"_amd64"); err != nil {
 			log.Fatal(err)
 		}
 		d := x86.New(k, 32)
@@ -70,7 +76,7 @@ func main() {
 			log.Fatal(err)
 		}
 	}
-	for _, pattern := range []string{"gemm_*_avx2_amd64.*", "tiles_*_avx2_amd64.*", "direct_*_avx2_amd64.*", "pack?_*_avx2_amd64.*", "pack1e_*_avx2_amd64.*", "pack1r_*_avx2_amd64.*", "peak_*_avx2_amd64.*"} {
+	for _, pattern := range []string{"gemm_*_avx2_amd64.*", "tiles_*_avx2_amd64.*", "maps_*_avx2_amd64.*", "direct_*_avx2_amd64.*", "pack?_*_avx2_amd64.*", "pack1e_*_avx2_amd64.*", "pack1r_*_avx2_amd64.*", "peak_*_avx2_amd64.*"} {
 		if err := emit.Prune(*out, pattern, cfg.Written); err != nil {
 			log.Fatal(err)
 		}

@@ -55,6 +55,14 @@ func registry() *File {
 	f.Comment("contract.")
 	f.Type().Id("TilesFunc").Func().Params(tilesParams()...)
 
+	f.Comment("MapsFunc is TilesFunc for tiles whose rows are not evenly spaced in C, when no")
+	f.Comment("half vector straddles two runs: tile t < tiles reads the packed A sliver at")
+	f.Comment("a + t·MR·k reals and its row map at rows + t·(RowMapWords·MR/lanes + 1) words, two")
+	f.Comment("byte offsets from c per vector (its low and its high half); column j < n adds")
+	f.Comment("cols[j] bytes, and cols[RunsAhead*NR+j], j < NR, must be readable too. Every row")
+	f.Comment("of the n columns is written. docs/internals.md has the whole contract.")
+	f.Type().Id("MapsFunc").Func().Params(mapsParams()...)
+
 	f.Comment("RowMapWords is the words of a row map per vector of a tile column: the byte")
 	f.Comment("offsets from c of the vector's first lane in its low and its high run, then the")
 	f.Comment("masks of the lanes each run holds.")
@@ -86,6 +94,8 @@ func registry() *File {
 		Id("RunsGo").Id("RunsFunc").Comment("the pure-Go twin of Runs; nil where the row has no Runs"),
 		Id("Tiles").Id("TilesFunc").Comment("the kernel on a column of tiles; nil without assembly"),
 		Id("TilesGo").Id("TilesFunc").Comment("the pure-Go twin of Tiles; nil where the row has no Tiles"),
+		Id("Maps").Id("MapsFunc").Comment("the column kernel with half-vector row maps; nil without assembly"),
+		Id("MapsGo").Id("MapsFunc").Comment("the pure-Go twin of Maps; nil where the row has no Maps"),
 	)
 
 	var rows []Code
@@ -111,6 +121,10 @@ func registry() *File {
 		tiles, tilesGo := Code(Nil()), Code(Nil())
 		if hasTiles(k) {
 			tiles, tilesGo = Id("asmTiles").Index(Lit(i)), Id(tilesName(k)+"_go")
+		}
+		maps, mapsGo := Code(Nil()), Code(Nil())
+		if hasMaps(k) {
+			maps, mapsGo = Id("asmMaps").Index(Lit(i)), Id(mapsName(k)+"_go")
 		}
 		if has1m(k) {
 			p1e = Id("asmPack1e").Index(Lit(i))
@@ -142,6 +156,8 @@ func registry() *File {
 			"RunsGo", runsGo,
 			"Tiles", tiles,
 			"TilesGo", tilesGo,
+			"Maps", maps,
+			"MapsGo", mapsGo,
 		)...))
 	}
 	f.Comment("Kernels is every row of the kernel table, in table order.")
@@ -217,7 +233,7 @@ func asmBindings() map[string]*File {
 		}
 		f.Commentf("asmKernels holds the %s assembly kernels by row of Kernels.", arch)
 		f.Var().Id("asmKernels").Op("=").Index(Lit(len(spec.Kernels))).Id("Func").Values(append(ks, Line())...)
-		var ds, pas, pbs, p1es, p1rs, pxs, rs, ts []Code
+		var ds, pas, pbs, p1es, p1rs, pxs, rs, ts, ms []Code
 		for i, k := range spec.Kernels {
 			if isa(k.ISA).Arch == arch && hasDirect(k) {
 				ds = append(ds, Line().Lit(i).Op(":").Id(directName(k)))
@@ -237,13 +253,16 @@ func asmBindings() map[string]*File {
 			if isa(k.ISA).Arch == arch && hasTiles(k) {
 				ts = append(ts, Line().Lit(i).Op(":").Id(tilesName(k)))
 			}
+			if isa(k.ISA).Arch == arch && hasMaps(k) {
+				ms = append(ms, Line().Lit(i).Op(":").Id(mapsName(k)))
+			}
 		}
-		for _, l := range []*[]Code{&ds, &pas, &pbs, &p1es, &p1rs, &pxs, &rs, &ts} {
+		for _, l := range []*[]Code{&ds, &pas, &pbs, &p1es, &p1rs, &pxs, &rs, &ts, &ms} {
 			if len(*l) > 0 {
 				*l = append(*l, Line())
 			}
 		}
-		f.Commentf("asmDirect, asmPackA, asmPackB, asmPack1e, asmPack1r, asmPackX, asmRuns and asmTiles hold the %s direct kernels, packers, row-map and column kernels by row of Kernels.", arch)
+		f.Commentf("asmDirect, asmPackA, asmPackB, asmPack1e, asmPack1r, asmPackX, asmRuns, asmTiles and asmMaps hold the %s direct kernels, packers, row-map and column kernels by row of Kernels.", arch)
 		f.Var().Defs(
 			Id("asmDirect").Op("=").Index(Lit(len(spec.Kernels))).Id("DirectFunc").Values(ds...),
 			Id("asmPackA").Op("=").Index(Lit(len(spec.Kernels))).Id("PackFunc").Values(pas...),
@@ -253,6 +272,7 @@ func asmBindings() map[string]*File {
 			Id("asmPackX").Op("=").Index(Lit(len(spec.Kernels))).Id("PackXFunc").Values(pxs...),
 			Id("asmRuns").Op("=").Index(Lit(len(spec.Kernels))).Id("RunsFunc").Values(rs...),
 			Id("asmTiles").Op("=").Index(Lit(len(spec.Kernels))).Id("TilesFunc").Values(ts...),
+			Id("asmMaps").Op("=").Index(Lit(len(spec.Kernels))).Id("MapsFunc").Values(ms...),
 		)
 		f.Commentf("asmPeaks holds the %s assembly probes by row of Peaks.", arch)
 		f.Var().Id("asmPeaks").Op("=").Index(Lit(len(peaks()))).Func().Params(Int()).Values(append(ps, Line())...)
@@ -293,6 +313,7 @@ func noAsm() *File {
 		Id("asmPackX").Index(Lit(len(spec.Kernels))).Id("PackXFunc"),
 		Id("asmRuns").Index(Lit(len(spec.Kernels))).Id("RunsFunc"),
 		Id("asmTiles").Index(Lit(len(spec.Kernels))).Id("TilesFunc"),
+		Id("asmMaps").Index(Lit(len(spec.Kernels))).Id("MapsFunc"),
 	)
 	return f
 }

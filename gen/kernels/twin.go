@@ -50,6 +50,9 @@ func twinFile(k spec.Kernel) *File {
 	if hasTiles(k) {
 		tilesTwin(f, k, r)
 	}
+	if hasMaps(k) {
+		mapsTwin(f, k, r)
+	}
 	return f
 }
 

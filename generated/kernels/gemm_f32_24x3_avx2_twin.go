@@ -200,3 +200,41 @@ func tiles_f32_24x3_avx2_go(k int, a, b, c *byte, offs *int64, tiles, rsc, csc, 
 		gemm_f32_24x3_avx2_go(k, (*byte)(unsafe.Add(unsafe.Pointer(a), t*96*k)), b, (*byte)(unsafe.Add(unsafe.Pointer(c), o[t])), rsc, csc, m, n, alpha, beta)
 	}
 }
+
+// maps_f32_24x3_avx2_go is the pure-Go twin of maps_f32_24x3_avx2: tile t < tiles reads A's
+// sliver t (24·k reals on) and the map rm at rows + t·13 words; its row
+// i = v·8 + h·4 + l (l < 4) of column j < n goes to c + rm[4v+h] + l·4 + cols[j] bytes.
+func maps_f32_24x3_avx2_go(k int, a, b, c *byte, rows, cols *int64, tiles, n int, alpha, beta *byte) {
+	const mr, nr, lanes, words = 24, 3, 8, 13
+	if tiles <= 0 {
+		return
+	}
+	cm := unsafe.Slice(cols, n)
+	al := *(*float32)(unsafe.Pointer(alpha))
+	be := *(*float32)(unsafe.Pointer(beta))
+	pb := unsafe.Slice((*float32)(unsafe.Pointer(b)), nr*k)
+	for t := range tiles {
+		pa := unsafe.Slice((*float32)(unsafe.Add(unsafe.Pointer(a), t*mr*k*4)), mr*k)
+		rm := unsafe.Slice((*int64)(unsafe.Add(unsafe.Pointer(rows), t*words*8)), words)
+		var acc [nr][mr]float32
+		for p := 0; p < k; p++ {
+			for j := 0; j < nr; j++ {
+				for i := 0; i < mr; i++ {
+					acc[j][i] += pa[p*mr+i] * pb[p*nr+j]
+				}
+			}
+		}
+		for j := 0; j < n; j++ {
+			for i := 0; i < mr; i++ {
+				v, h, l := i/lanes, i%lanes/(lanes/2), i%(lanes/2)
+				cij := (*float32)(unsafe.Add(unsafe.Pointer(c), rm[4*v+h]+int64(l*4)+cm[j]))
+				// beta == 0 never reads C, so NaN or Inf there does not leak.
+				if be == 0 {
+					*cij = al * acc[j][i]
+				} else {
+					*cij = al*acc[j][i] + be**cij
+				}
+			}
+		}
+	}
+}

@@ -45,6 +45,14 @@ type RunsFunc func(k int, a, b, c *byte, rows, cols *int64, n int, alpha, beta *
 // contract.
 type TilesFunc func(k int, a, b, c *byte, offs *int64, tiles, rsc, csc, m, n int, alpha, beta *byte)
 
+// MapsFunc is TilesFunc for tiles whose rows are not evenly spaced in C, when no
+// half vector straddles two runs: tile t < tiles reads the packed A sliver at
+// a + t·MR·k reals and its row map at rows + t·(RowMapWords·MR/lanes + 1) words, two
+// byte offsets from c per vector (its low and its high half); column j < n adds
+// cols[j] bytes, and cols[RunsAhead*NR+j], j < NR, must be readable too. Every row
+// of the n columns is written. docs/internals.md has the whole contract.
+type MapsFunc func(k int, a, b, c *byte, rows, cols *int64, tiles, n int, alpha, beta *byte)
+
 // RowMapWords is the words of a row map per vector of a tile column: the byte
 // offsets from c of the vector's first lane in its low and its high run, then the
 // masks of the lanes each run holds.
@@ -76,6 +84,8 @@ type Kernel struct {
 	RunsGo      RunsFunc   // the pure-Go twin of Runs; nil where the row has no Runs
 	Tiles       TilesFunc  // the kernel on a column of tiles; nil without assembly
 	TilesGo     TilesFunc  // the pure-Go twin of Tiles; nil where the row has no Tiles
+	Maps        MapsFunc   // the column kernel with half-vector row maps; nil without assembly
+	MapsGo      MapsFunc   // the pure-Go twin of Maps; nil where the row has no Maps
 }
 
 // Kernels is every row of the kernel table, in table order.
@@ -101,6 +111,8 @@ var Kernels = []Kernel{
 		RunsGo:   runs_f32_64x6_avx512_go,
 		Tiles:    nil,
 		TilesGo:  nil,
+		Maps:     nil,
+		MapsGo:   nil,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "avx512", Real: "float64", MR: 32, NR: 6, Unroll: 4, PrefetchA: 1024, PrefetchB: 384, MC: 160, KC: 384, NC: 4092},
@@ -123,6 +135,8 @@ var Kernels = []Kernel{
 		RunsGo:   runs_f64_32x6_avx512_go,
 		Tiles:    nil,
 		TilesGo:  nil,
+		Maps:     nil,
+		MapsGo:   nil,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "avx512", Real: "float32", MR: 32, NR: 6, Unroll: 4, PrefetchA: 1024, PrefetchB: 384, MC: 320, KC: 384, NC: 4092},
@@ -145,6 +159,8 @@ var Kernels = []Kernel{
 		RunsGo:   runs_f32_32x6_avx512_go,
 		Tiles:    nil,
 		TilesGo:  nil,
+		Maps:     nil,
+		MapsGo:   nil,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "avx512", Real: "float32", MR: 48, NR: 6, Unroll: 4, PrefetchA: 1024, PrefetchB: 384, MC: 336, KC: 384, NC: 4092},
@@ -167,6 +183,8 @@ var Kernels = []Kernel{
 		RunsGo:   runs_f32_48x6_avx512_go,
 		Tiles:    nil,
 		TilesGo:  nil,
+		Maps:     nil,
+		MapsGo:   nil,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "avx512", Real: "float64", MR: 16, NR: 6, Unroll: 4, PrefetchA: 1024, PrefetchB: 384, MC: 160, KC: 384, NC: 4092},
@@ -189,6 +207,8 @@ var Kernels = []Kernel{
 		RunsGo:   runs_f64_16x6_avx512_go,
 		Tiles:    nil,
 		TilesGo:  nil,
+		Maps:     nil,
+		MapsGo:   nil,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "avx512", Real: "float64", MR: 24, NR: 6, Unroll: 4, PrefetchA: 1024, PrefetchB: 384, MC: 168, KC: 384, NC: 4092},
@@ -211,6 +231,8 @@ var Kernels = []Kernel{
 		RunsGo:   runs_f64_24x6_avx512_go,
 		Tiles:    nil,
 		TilesGo:  nil,
+		Maps:     nil,
+		MapsGo:   nil,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "avx2", Real: "float32", MR: 16, NR: 6, Unroll: 4, PrefetchA: 512, PrefetchB: 192, MC: 288, KC: 384, NC: 4092},
@@ -233,6 +255,8 @@ var Kernels = []Kernel{
 		RunsGo:   nil,
 		Tiles:    asmTiles[6],
 		TilesGo:  tiles_f32_16x6_avx2_go,
+		Maps:     asmMaps[6],
+		MapsGo:   maps_f32_16x6_avx2_go,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "avx2", Real: "float32", MR: 24, NR: 3, Unroll: 4, PrefetchA: 512, PrefetchB: 96, MC: 288, KC: 384, NC: 4092},
@@ -255,6 +279,8 @@ var Kernels = []Kernel{
 		RunsGo:   nil,
 		Tiles:    asmTiles[7],
 		TilesGo:  tiles_f32_24x3_avx2_go,
+		Maps:     asmMaps[7],
+		MapsGo:   maps_f32_24x3_avx2_go,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "avx2", Real: "float64", MR: 8, NR: 6, Unroll: 4, PrefetchA: 256, PrefetchB: 192, MC: 144, KC: 384, NC: 4092},
@@ -277,6 +303,8 @@ var Kernels = []Kernel{
 		RunsGo:   nil,
 		Tiles:    asmTiles[8],
 		TilesGo:  tiles_f64_8x6_avx2_go,
+		Maps:     asmMaps[8],
+		MapsGo:   maps_f64_8x6_avx2_go,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "neon", Real: "float32", MR: 8, NR: 12, Unroll: 4, PrefetchA: 256, PrefetchB: 384, MC: 256, KC: 384, NC: 4092},
@@ -299,6 +327,8 @@ var Kernels = []Kernel{
 		RunsGo:   nil,
 		Tiles:    nil,
 		TilesGo:  nil,
+		Maps:     nil,
+		MapsGo:   nil,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "neon", Real: "float64", MR: 8, NR: 6, Unroll: 4, PrefetchA: 256, PrefetchB: 192, MC: 128, KC: 384, NC: 4092},
@@ -321,6 +351,8 @@ var Kernels = []Kernel{
 		RunsGo:   nil,
 		Tiles:    nil,
 		TilesGo:  nil,
+		Maps:     nil,
+		MapsGo:   nil,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "generic", Real: "float32", MR: 4, NR: 4, Unroll: 1, PrefetchA: 0, PrefetchB: 0, MC: 256, KC: 256, NC: 4096},
@@ -343,6 +375,8 @@ var Kernels = []Kernel{
 		RunsGo:   nil,
 		Tiles:    nil,
 		TilesGo:  nil,
+		Maps:     nil,
+		MapsGo:   nil,
 	},
 	{
 		Kernel:   spec.Kernel{ISA: "generic", Real: "float64", MR: 4, NR: 4, Unroll: 1, PrefetchA: 0, PrefetchB: 0, MC: 128, KC: 256, NC: 4096},
@@ -365,6 +399,8 @@ var Kernels = []Kernel{
 		RunsGo:   nil,
 		Tiles:    nil,
 		TilesGo:  nil,
+		Maps:     nil,
+		MapsGo:   nil,
 	},
 }
 

@@ -17,7 +17,7 @@ var asmKernels = [13]Func{
 	8: gemm_f64_8x6_avx2,
 }
 
-// asmDirect, asmPackA, asmPackB, asmPack1e, asmPack1r, asmPackX, asmRuns and asmTiles hold the amd64 direct kernels, packers, row-map and column kernels by row of Kernels.
+// asmDirect, asmPackA, asmPackB, asmPack1e, asmPack1r, asmPackX, asmRuns, asmTiles and asmMaps hold the amd64 direct kernels, packers, row-map and column kernels by row of Kernels.
 var (
 	asmDirect = [13]DirectFunc{
 		0: direct_f32_64x6_avx512,
@@ -91,6 +91,11 @@ var (
 		6: tiles_f32_16x6_avx2,
 		7: tiles_f32_24x3_avx2,
 		8: tiles_f64_8x6_avx2,
+	}
+	asmMaps = [13]MapsFunc{
+		6: maps_f32_16x6_avx2,
+		7: maps_f32_24x3_avx2,
+		8: maps_f64_8x6_avx2,
 	}
 )
 

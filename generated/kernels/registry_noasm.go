@@ -16,4 +16,5 @@ var (
 	asmPackX   [13]PackXFunc
 	asmRuns    [13]RunsFunc
 	asmTiles   [13]TilesFunc
+	asmMaps    [13]MapsFunc
 )
