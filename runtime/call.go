@@ -42,9 +42,11 @@ type call struct {
 	// dim, so that no tile straddles two runs (see alignRuns).
 	tileM, tileN tiling
 	// rowMaps: tiles of M straddle runs of C's rows and the kernel with a
-	// row map (runsFn) writes them directly; mapWords is one sliver's map.
+	// row map (runsFn), or the column kernel with half maps (mapsFn, one
+	// of the two nil), writes them directly; mapWords is one sliver's map.
 	rowMaps            bool
 	runsFn             kernels.RunsFunc
+	mapsFn             kernels.MapsFunc
 	mapWords, mapLanes int
 
 	// base[o] is the address of the element at all-zero coordinates of A, B

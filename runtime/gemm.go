@@ -453,8 +453,16 @@ func (c *call) macroKernel(sc *scatter, bufs workspace.WorkerBufs, panel []byte,
 		cbs := sc.cColBS[s]
 		cCol := sc.cCol[j]
 		for t := 0; t < mSl; t++ {
+			// A run of tiles with half maps: one call.
+			if c.mapsFn != nil && direct && c.mapUsable(sc, t) {
+				e := int(sc.tileEnd[t])
+				c.mapsFn(kdepth, &bufs.A[t*sliverA], bp, (*byte)(cBase), &sc.rowMap[t*c.mapWords], &sc.cColB[j], e-t, n,
+					(*byte)(unsafe.Pointer(&c.kalpha)), (*byte)(unsafe.Pointer(kbeta)))
+				t = e - 1
+				continue
+			}
 			// A run of like tiles written directly: one column-kernel call.
-			if e := int(sc.tileEnd[t]); e > t+1 && direct && cbs != 0 {
+			if e := int(sc.tileEnd[t]); c.mapsFn == nil && e > t+1 && direct && cbs != 0 {
 				_, m := c.tileM.span(t, mc)
 				cp := (*byte)(unsafe.Add(cBase, cCol*int64(c.tsize)))
 				c.tilesFn(kdepth, &bufs.A[t*sliverA], bp, cp, &sc.tileOff[t], e-t, int(sc.cRowBS[t]), int(cbs)*c.cf, m*c.cf, n,
@@ -476,7 +484,7 @@ func (c *call) macroKernel(sc *scatter, bufs workspace.WorkerBufs, panel []byte,
 			}
 			// A tile straddling runs of C's rows or columns, through its
 			// row map and column offsets.
-			if direct && c.rowMaps && sc.rowMap[(t+1)*c.mapWords-1] == 1 {
+			if direct && c.runsFn != nil && c.mapUsable(sc, t) {
 				c.runsFn(kdepth, ap, bp, (*byte)(cBase), &sc.rowMap[t*c.mapWords], &sc.cColB[j], n,
 					(*byte)(unsafe.Pointer(&c.kalpha)), (*byte)(unsafe.Pointer(kbeta)))
 				continue

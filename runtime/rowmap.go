@@ -63,13 +63,24 @@ func buildRowMap(rm []int64, off []int64, mrR, lanes, cf, tsize, rsize int) bool
 // rowMapsFit reports whether every sliver of a plain tiling of M (g) has a
 // usable row map under kernel k: the group's fastest dim adjacent and
 // ascending in C, and its runs (if it has more dims) at least a vector
-// long, so that no vector meets more than two of them.
+// long, so that no vector meets more than two of them (k.Runs); for the
+// half-map kernel (k.Maps), whole halves of a vector, so that no half
+// meets two, and every full sliver has a usable map.
 func rowMapsFit(g *Group, k *kernels.Kernel, cf, realSize int) bool {
-	if k.Runs == nil || len(g.Dims) == 0 || g.Dims[0].S[opC] != 1 {
+	if len(g.Dims) == 0 || g.Dims[0].S[opC] != 1 {
 		return false
 	}
 	isa, _ := spec.ISAByName(k.ISA)
-	return isa.VecBytes > 0 && (len(g.Dims) == 1 || g.Dims[0].Ext*cf >= isa.Lanes(realSize))
+	lanes := isa.Lanes(realSize)
+	switch {
+	case isa.VecBytes == 0:
+		return false
+	case k.Runs != nil:
+		return len(g.Dims) == 1 || g.Dims[0].Ext*cf >= lanes
+	case k.Maps != nil:
+		return lanes >= 2 && (len(g.Dims) == 1 || g.Dims[0].Ext*cf%(lanes/2) == 0)
+	}
+	return false
 }
 
 // mapLen is the int64 words of row maps a member's scatter scratch holds:
@@ -94,11 +105,40 @@ func (c *call) rowMapsOf(sc *scatter, mc, mSl int) {
 			continue
 		}
 		i, m := c.tileM.span(t, mc)
-		buildRowMap(rm, sc.cRow[i:i+m], c.mrR, c.mapLanes, c.cf, c.tsize, c.rsize)
+		if c.mapsFn != nil {
+			buildHalfMap(rm, sc.cRow[i:i+m], c.mrR, c.mapLanes, c.cf, c.tsize, c.rsize)
+		} else {
+			buildRowMap(rm, sc.cRow[i:i+m], c.mrR, c.mapLanes, c.cf, c.tsize, c.rsize)
+		}
 	}
 }
 
 // straddles reports whether tiles of t cross runs of g's fastest dim.
 func straddles(g *Group, t tiling) bool {
 	return len(g.Dims) > 1 && !t.aligned() && g.Dims[0].Ext%t.r != 0
+}
+
+// buildHalfMap is buildRowMap for a half-map kernel (kernels.MapsFunc):
+// word 4v+h of rm is the byte offset from c of the first real of half h of
+// vector v (lanes/2 reals), words 4v+2 and 4v+3 are 0. It reports, and
+// marks in the last word, whether the map is usable: every half of the
+// tile holds rows (m·cf = mrR) adjacent and ascending in C.
+func buildHalfMap(rm []int64, off []int64, mrR, lanes, cf, tsize, rsize int) bool {
+	words := kernels.RowMapWords
+	half := lanes / 2
+	clear(rm)
+	at := func(r int) int64 { return off[r/cf]*int64(tsize) + int64(r%cf*rsize) }
+	if len(off)*cf != mrR {
+		return false
+	}
+	for r0 := 0; r0 < mrR; r0 += half {
+		for r := r0 + 1; r < r0+half; r++ {
+			if at(r) != at(r-1)+int64(rsize) {
+				return false
+			}
+		}
+		rm[r0/lanes*words+r0%lanes/half] = at(r0)
+	}
+	rm[mrR/lanes*words] = 1
+	return true
 }

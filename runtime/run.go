@@ -230,7 +230,7 @@ func (c *call) chooseTeam() {
 			want = min(want, ceilDiv(p.M.Size, mr)*ceilDiv(p.N.Size, nr))
 		}
 	}
-	c.rowMaps = false
+	c.rowMaps, c.runsFn, c.mapsFn = false, nil, nil
 	c.pool.acquire(c, want-1)
 	c.members = 1 + len(c.helpers)
 	c.batchPar = c.members > 1 && c.batchWorthwhile(c.members)
@@ -257,7 +257,7 @@ func (c *call) chooseTeam() {
 	c.rowMaps = fit && (straddles(&p.M, c.tileM) || straddles(&p.N, c.tileN))
 	if c.rowMaps {
 		isa, _ := spec.ISAByName(c.kern.ISA)
-		c.runsFn, c.mapLanes = c.kern.Runs, isa.Lanes(c.rsize)
+		c.runsFn, c.mapsFn, c.mapLanes = c.kern.Runs, c.kern.Maps, isa.Lanes(c.rsize)
 		c.mapWords = rowMapWords(c.mrR, c.mapLanes)
 	}
 	// MC and NC count rows and columns: as many slivers as the cache
@@ -358,9 +358,13 @@ func alignRuns(g *Group, r int, o runCosts, k *kernels.Kernel) (tiling, float64)
 	if o.mapped || o.rows && rowMapsFit(g, k, o.cf, o.realSize) {
 		// The straddling tiles are written directly through their row
 		// maps, a few cycles more each (rowMapCycles); the others by the
-		// plain kernel.
+		// plain kernel. Runs pages apart cost the AVX-512 row-map kernel
+		// more (rowMapFarCycles), not AVX2's half maps, which prefetch
+		// every vector's lines: on TCCG's abcdef-degc-gfab (float32, runs
+		// of 20, 750 KB apart) charging them picked the 24-row tile
+		// restarting at every run, 0.59 times as fast.
 		extra := float64(rowMapCycles)
-		if o.rows && farRuns(g, o.realSize*o.cf) {
+		if o.rows && farRuns(g, o.realSize*o.cf) && k.Maps == nil {
 			extra = rowMapFarCycles
 		}
 		plain = 1 + straddling*extra/fmaCycles(k.MR, k.NR, o.depth*o.cf, lanes)

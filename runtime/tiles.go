@@ -13,6 +13,10 @@ package runtime
 // (every tile of it direct, with one row step and one row count). Without
 // a column kernel every tileEnd[t] is t+1.
 func (c *call) tileRuns(sc *scatter, mc, mSl int) {
+	if c.mapsFn != nil {
+		c.mapRuns(sc, mSl)
+		return
+	}
 	for t := 0; t < mSl; {
 		i, m := c.tileM.span(t, mc)
 		sc.tileOff[t] = sc.cRow[i] * int64(c.tsize)
@@ -33,3 +37,24 @@ func (c *call) tileRuns(sc *scatter, mc, mSl int) {
 		t = e
 	}
 }
+
+// mapRuns is tileRuns for the column kernel with half maps
+// (kernels.MapsFunc): a run is the slivers with usable maps that follow
+// one another, whatever their rows; tileEnd[t] is t+1 for the others.
+func (c *call) mapRuns(sc *scatter, mSl int) {
+	for t := 0; t < mSl; {
+		e := t + 1
+		if c.mapUsable(sc, t) {
+			for e < mSl && c.mapUsable(sc, e) {
+				e++
+			}
+		}
+		for u := t; u < e; u++ {
+			sc.tileEnd[u] = int64(e)
+		}
+		t = e
+	}
+}
+
+// mapUsable reports whether sliver t of the MC block has a usable row map.
+func (c *call) mapUsable(sc *scatter, t int) bool { return sc.rowMap[(t+1)*c.mapWords-1] == 1 }
