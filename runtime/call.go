@@ -77,6 +77,7 @@ type call struct {
 	// whole panel (one MC block: no two units read one sliver).
 	ownSlivers bool
 	direct     bool // the direct path: nothing packed
+	tall       bool // on it, a tall product row tile by row tile (directTall)
 	sync       teamSync
 	req        workspace.Req
 	lease      *workspace.TeamLease

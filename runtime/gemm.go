@@ -106,6 +106,10 @@ func (c *call) member(r int, bufs workspace.WorkerBufs) {
 		switch {
 		case p.K.Size == 0:
 			c.scaleC(&ms, off[opC])
+		case c.direct && c.tall && ms.solo:
+			c.directTall(0, 1, off)
+		case c.direct && c.tall:
+			c.directTall(r, c.members, off)
 		case c.direct && ms.solo:
 			c.directGemm(0, 1, off)
 		case c.direct:

@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/tcontract/tcontract/generated/typed"
+	"github.com/tcontract/tcontract/internal/spec"
 )
 
 // Products of any size take the direct path when M is at most
@@ -149,6 +150,124 @@ func TestDirectScatterProduct(t *testing.T) {
 					want := alpha*s + beta*c0[at]
 					if got := c[at]; abs(got-want) > 1e-13*(mag+1)*float64(P) {
 						t.Fatalf("%d threads: C[%d,%d,%d] = %v, want %v", threads, i, j, q, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// Tall products take the direct path row tile by row tile (directTall)
+// when N is at most directTallTiles column tiles of one dim and M, of
+// several dims, has its fastest adjacent in A and C, filling a tile and
+// most of its vectors; not with more column tiles, with that dim strided
+// in A or in C, with runs shorter than a tile, or with M of one dim.
+func TestTallDirect(t *testing.T) {
+	p := NewPool(1)
+	defer p.Close()
+	for _, real := range []string{"float32", "float64"} {
+		k, _ := KernelFor(real)
+		if k.Direct == nil {
+			continue // no direct kernels on this path
+		}
+		ty, _ := spec.TypeByName(real)
+		for _, tc := range []struct {
+			name     string
+			e0, n    int
+			aS, cS   int // M's fastest dim's strides in A and C
+			wantTall bool
+		}{
+			{"abcd-ebad-ce", 84, 24, 1, 1, true},
+			{"one column tile", 5 * k.MR, k.NR, 1, 1, true},
+			{"M of one dim", 50000, 24, 1, 1, false},
+			{"five column tiles", 84, 5 * k.NR, 1, 1, false},
+			{"strided in A", 84, 24, 2, 1, false},
+			{"strided in C", 84, 24, 1, 24, false},
+			{"runs shorter than a tile", k.MR - 1, 24, 1, 1, false},
+		} {
+			c := newCall(p, 1)
+			c.kern, c.fn = k, funcOf(k)
+			c.mrR, c.nrR = k.MR, k.NR
+			c.cf, c.tsize, c.rsize = 1, ty.Size, ty.Size
+			m := groupOf(Dim{Ext: tc.e0, S: [3]int{tc.aS, 0, tc.cS}}, Dim{Ext: 500, S: [3]int{1000, 0, 3000}})
+			if tc.e0 == 50000 {
+				m = groupOf(Dim{Ext: tc.e0, S: [3]int{1, 0, 1}})
+			}
+			c.plan = &Plan{Batch: Group{Size: 1}, M: m,
+				N: groupOf(Dim{Ext: tc.n, S: [3]int{0, 96, 100}}),
+				K: groupOf(Dim{Ext: 96, S: [3]int{1 << 20, 1, 0}})}
+			c.chooseTeam()
+			p.release(c)
+			if c.direct != tc.wantTall || c.tall != tc.wantTall {
+				t.Errorf("%s, %s: direct %v, tall %v, want %v", real, tc.name, c.direct, c.tall, tc.wantTall)
+			}
+		}
+	}
+}
+
+// A tall contraction on the direct path, row tile by row tile: M of two
+// dims (the fast one adjacent in A and C, runs ending in a partial tile;
+// the slow one backwards in A), N of three column tiles, the last partial,
+// a depth of two direct steps; float32 and float64, on 1, 2 and 3
+// threads, against a plain loop.
+func TestTallDirectProduct(t *testing.T) {
+	checkTallDirect[float32](t, 1e-5)
+	checkTallDirect[float64](t, 1e-13)
+}
+
+func checkTallDirect[T real](t *testing.T, tol float64) {
+	rng := rand.New(rand.NewPCG(7, 2))
+	name := "float64"
+	if unsafe.Sizeof(T(0)) == 4 {
+		name = "float32"
+	}
+	k, _ := KernelFor(name)
+	if k.Direct == nil {
+		t.Skip("no direct kernels on this path")
+	}
+	// C[a,c,d] = Σ_e A[e,a,d]·B[c,e]: d is M's fast dim, a its slow one,
+	// c is N, e is K.
+	D, A, Cn, E := 2*k.MR+5, 9, 3*k.NR-1, directKC+77
+	a := make([]T, E*A*D)
+	b := make([]T, Cn*E)
+	for x := range a {
+		a[x] = T(rng.Float64() - 0.5)
+	}
+	for x := range b {
+		b[x] = T(rng.Float64() - 0.5)
+	}
+	// A's a runs backwards: A(e,a,d) at a[e·A·D + (A-1-a)·D + d].
+	aAt := func(e, ai, d int) T { return a[e*A*D+(A-1-ai)*D+d] }
+	for _, threads := range []int{1, 2, 3} {
+		pool := NewPool(threads)
+		c := make([]T, A*Cn*D)
+		for x := range c {
+			c[x] = T(rng.Float64())
+		}
+		c0 := append([]T(nil), c...)
+		ops := [3]Operand{
+			{View: View{Len: len(a), Shape: []int{E, A, D}, Strides: []int{A * D, -D, 1}, Offset: (A - 1) * D}, Data: unsafe.Pointer(&a[0])},
+			{View: View{Len: len(b), Shape: []int{Cn, E}}, Data: unsafe.Pointer(&b[0])},
+			{View: View{Len: len(c), Shape: []int{A, Cn, D}}, Data: unsafe.Pointer(&c[0])},
+		}
+		alpha, beta := T(-1.25), T(0.75)
+		if err := pool.Run("ead,ce->acd", typed.OpsOf[T](), &ops, unsafe.Pointer(&alpha), unsafe.Pointer(&beta)); err != nil {
+			t.Fatal(err)
+		}
+		pool.Close()
+		for ai := 0; ai < A; ai++ {
+			for q := 0; q < Cn; q++ {
+				for d := 0; d < D; d++ {
+					var s, mag float64
+					for e := 0; e < E; e++ {
+						x := float64(aAt(e, ai, d)) * float64(b[q*E+e])
+						s += x
+						mag += abs(x)
+					}
+					at := (ai*Cn+q)*D + d
+					want := float64(alpha)*s + float64(beta)*float64(c0[at])
+					if got := float64(c[at]); abs(got-want) > tol*(mag+1)*float64(E) {
+						t.Fatalf("%s, %d threads: C[%d,%d,%d] = %v, want %v", name, threads, ai, q, d, got, want)
 					}
 				}
 			}
