@@ -39,10 +39,11 @@ func (c *call) directFits() bool {
 	if c.cf != 1 || c.kern.Direct == nil || p.K.Size == 0 {
 		return false
 	}
-	if !c.smallOrSkinny() {
-		c.tall = c.tallDirect()
+	if c.smallOrSkinny() {
+		return true
 	}
-	return c.tall || c.smallOrSkinny()
+	c.tall = c.tallDirect()
+	return c.tall
 }
 
 // smallOrSkinny reports whether a product of one dim per group at most,
