@@ -109,26 +109,15 @@ func maps(g *x86.Gen) {
 	c.RET()
 }
 
-// prefetchMaps requests into L2, for the tile's rows, C's lines of the
-// columns x86.RunsAhead slivers on (cols[RunsAhead·NR+j]), as the AVX-512
-// row-map kernel does: the driver runs an MC block's tiles down one sliver
-// of columns before the next, and at a depth of 24 lines requested for the
-// tile's own columns arrive too late. A vector's high half mostly lies in
-// the line of its low half or of the next vector's, so the low halves and
-// the last high half are requested. Prefetches never fault.
+// prefetchMaps requests, for the tile's rows, C's lines of the columns
+// x86.RunsAhead slivers on (x86.Gen.PrefetchRowAhead), as the AVX-512
+// row-map kernel does: at a depth of 24, lines requested for the tile's
+// own columns arrive too late. A vector's high half mostly lies in the
+// line of its low half or of the next vector's, so the low halves and the
+// last high half are requested.
 func prefetchMaps(g *x86.Gen, p plan, rows, cols reg.Register) {
-	c := g.Ctx
-	ahead := 8 * x86.RunsAhead * p.nr
-	fetch := func(word, disp int) {
-		c.MOVQ(x86.Mem(rows, 8*word), x86.T0)
-		c.ADDQ(x86.C, x86.T0)
-		for j := 0; j < p.nr; j++ {
-			c.MOVQ(x86.Mem(cols, ahead+8*j), x86.T2)
-			c.PREFETCHT1(x86.Mem(x86.T0, disp).Idx(x86.T2, 1))
-		}
-	}
 	for v := 0; v < p.mv; v++ {
-		fetch(x86.RowMapWords*v, 0)
+		g.PrefetchRowAhead(rows, cols, x86.RowMapWords*v, 0)
 	}
-	fetch(x86.RowMapWords*(p.mv-1)+1, 15)
+	g.PrefetchRowAhead(rows, cols, x86.RowMapWords*(p.mv-1)+1, 15)
 }

@@ -120,24 +120,13 @@ func runsKernel(g *x86.Gen) {
 }
 
 // prefetchRuns requests, for the tile's rows, C's lines of the columns
-// x86.RunsAhead slivers on (cols[RunsAhead·NR+j]), into L2: the driver
-// runs the tiles of an MC block down one sliver of columns before the
-// next, so those lines are needed a few dozen kernel calls later, while
-// lines requested for the tile's own columns would arrive too late for a
-// short depth (TCCG's ccsd_t, k = 24: about a fifth faster than that).
-// Only the low run's lines are requested: a vector's high run is the next
-// vector's low one. Prefetches never fault, so unused columns and the
-// words past a panel's last column may hold anything readable.
+// x86.RunsAhead slivers on (x86.Gen.PrefetchRowAhead). Lines requested
+// for the tile's own columns would arrive too late for a short depth
+// (TCCG's ccsd_t, k = 24: about a fifth slower than this). Only the low
+// run's lines are requested: a vector's high run is the next vector's low
+// one.
 func prefetchRuns(g *x86.Gen, p plan, rows, cols reg.Register) {
-	c := g.Ctx
-	ahead := 8 * x86.RunsAhead * p.nr
 	for v := 0; v < p.mv; v++ {
-		c.MOVQ(x86.Mem(rows, x86.RowMapWords*8*v), x86.T0)
-		c.ADDQ(x86.C, x86.T0)
-		for j := 0; j < p.nr; j++ {
-			c.MOVQ(x86.Mem(cols, ahead+8*j), x86.T2)
-			c.PREFETCHT1(x86.Mem(x86.T0, 0).Idx(x86.T2, 1))
-			c.PREFETCHT1(x86.Mem(x86.T0, 63).Idx(x86.T2, 1))
-		}
+		g.PrefetchRowAhead(rows, cols, x86.RowMapWords*v, 0, 63)
 	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
 
 	"github.com/tcontract/tcontract/internal/spec"
 )
@@ -31,4 +32,25 @@ func (g *Gen) BeginMaps(doc ...string) {
 	c.JG(operand.LabelRef("tiles"))
 	c.RET()
 	c.Label("tiles")
+}
+
+// PrefetchRowAhead requests into L2 (PREFETCHT1), at each displacement in
+// disps, the lines of C that the row-map word rows[word] (a byte offset
+// from C) starts in, in the NR columns RunsAhead slivers on
+// (cols[RunsAhead·NR+j]): the driver runs an MC block's tiles down one
+// sliver of columns before the next, so those lines are wanted a few dozen
+// kernel calls later. Prefetches never fault, so unused columns and the
+// words past a panel's last column may hold anything readable. It
+// clobbers T0 and T2.
+func (g *Gen) PrefetchRowAhead(rows, cols reg.Register, word int, disps ...int) {
+	c := g.Ctx
+	ahead := 8 * RunsAhead * g.K.NR
+	c.MOVQ(Mem(rows, 8*word), T0)
+	c.ADDQ(C, T0)
+	for j := 0; j < g.K.NR; j++ {
+		c.MOVQ(Mem(cols, ahead+8*j), T2)
+		for _, d := range disps {
+			c.PREFETCHT1(Mem(T0, d).Idx(T2, 1))
+		}
+	}
 }
