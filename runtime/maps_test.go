@@ -180,65 +180,22 @@ func (mc *mapCase[T]) close(idx int, x, y, slack float64) bool {
 // them column-major.
 func (mc *mapCase[T]) run(t *testing.T, name string, fn kernels.MapsFunc) []T {
 	t.Helper()
-	size := int64(unsafe.Sizeof(T(0)))
-	lo, hi := int64(0), int64(0)
-	for _, r := range mc.rows {
-		for _, c := range mc.cols {
-			lo, hi = min(lo, r+c), max(hi, r+c)
-		}
-	}
-	const margin = 67
-	buf := make([]T, hi-lo+1+2*margin)
-	origin := margin - lo
-	cn := canary[T]()
-	for i := range buf {
-		buf[i] = cn
-	}
 	m := len(mc.rows)
-	// The kernel also reads kernels.RunsAhead slivers on, as prefetch
-	// hints: columns that lie anywhere, here far outside the buffer.
-	colBytes := make([]int64, (kernels.RunsAhead+1)*mc.nr)
-	for j := range colBytes {
-		colBytes[j] = int64(j) << 40
-	}
-	for j, c := range mc.cols {
-		colBytes[j] = c * size
-	}
-	for j := 0; j < mc.n; j++ {
-		for i, r := range mc.rows {
-			buf[origin+r+mc.cols[j]] = mc.c0[j*m+i]
-		}
-	}
 	alpha, beta := mc.alpha, mc.beta
-	fn(mc.k, ptr(mc.a), ptr(mc.b), (*byte)(unsafe.Pointer(&buf[origin])), &mc.rm[0], &colBytes[0], mc.tiles, mc.n,
-		(*byte)(unsafe.Pointer(&alpha)), (*byte)(unsafe.Pointer(&beta)))
-	out := make([]T, m*mc.nr)
-	written := make([]bool, len(buf))
-	for j := 0; j < mc.n; j++ {
-		for i, r := range mc.rows {
-			idx := j*m + i
-			at := origin + r + mc.cols[j]
-			written[at] = true
-			got := buf[at]
-			out[idx] = got
+	return scattered(t, name, mc.rows, mc.cols, mc.nr, mc.n, m, mc.c0,
+		func(c *byte, colBytes *int64) {
+			fn(mc.k, ptr(mc.a), ptr(mc.b), c, &mc.rm[0], colBytes, mc.tiles, mc.n,
+				(*byte)(unsafe.Pointer(&alpha)), (*byte)(unsafe.Pointer(&beta)))
+		},
+		func(i, j int) float64 {
 			s, _ := mc.sum(i, j)
-			want := float64(mc.alpha) * s
+			w := float64(mc.alpha) * s
 			if mc.beta != 0 {
-				want += float64(mc.beta) * float64(mc.c0[idx])
+				w += float64(mc.beta) * float64(mc.c0[j*m+i])
 			}
-			if !mc.close(idx, float64(got), want, 1) {
-				t.Errorf("%s: C(%d,%d) = %v, want %v", name, i, j, got, want)
-				return out
-			}
-		}
-	}
-	for i, v := range buf {
-		if !written[i] && bitsOf(v) != bitsOf(cn) {
-			t.Errorf("%s: wrote %v at offset %d from the origin, outside the tiles", name, v, int64(i)-origin)
-			return out
-		}
-	}
-	return out
+			return w
+		},
+		func(idx int, got, want float64) bool { return mc.close(idx, got, want, 1) })
 }
 
 // TestBuildHalfMap checks the half maps of complex rows and the layouts a

@@ -150,6 +150,35 @@ func checkRuns[T real](t *testing.T, k *kernels.Kernel, asm kernels.RunsFunc) {
 // column-major.
 func runRuns[T real](t *testing.T, name string, cs *kcase[T], fn kernels.RunsFunc, a, b []T, rows, cols, rm []int64, n int, c0 []T) []T {
 	t.Helper()
+	var ap, bp *byte
+	if len(a) > 0 {
+		ap, bp = ptr(a), ptr(b)
+	}
+	alpha, beta := cs.alpha, cs.beta
+	return scattered(t, name, rows, cols, cs.nr, n, cs.mr, c0,
+		func(c *byte, colBytes *int64) {
+			fn(cs.k, ap, bp, c, &rm[0], colBytes, n, (*byte)(unsafe.Pointer(&alpha)), (*byte)(unsafe.Pointer(&beta)))
+		},
+		func(i, j int) float64 {
+			w := float64(cs.alpha) * cs.ref[j*cs.mr+i]
+			if cs.beta != 0 {
+				w += float64(cs.beta) * float64(c0[j*cs.mr+i])
+			}
+			return w
+		},
+		func(idx int, got, want float64) bool { return cs.close(idx, got, want, 1) })
+}
+
+// scattered runs call on a fresh C that holds c0 (element (i, j) at
+// j·ld + i) at rows × cols for the first n columns and canaries everywhere
+// else. call gets C and the columns' byte offsets, followed by the
+// kernels.RunsAhead slivers of prefetch hints a row-map kernel reads
+// (columns far outside the buffer). It checks every (i, j), j < n, against
+// want(i, j) with ok(j·ld + i, got, want), that nothing else changed, and
+// returns the elements at j·ld + i.
+func scattered[T real](t *testing.T, name string, rows, cols []int64, nr, n, ld int, c0 []T,
+	call func(c *byte, colBytes *int64), want func(i, j int) float64, ok func(idx int, got, want float64) bool) []T {
+	t.Helper()
 	size := int64(unsafe.Sizeof(T(0)))
 	lo, hi := int64(0), int64(0)
 	for _, r := range rows {
@@ -164,9 +193,7 @@ func runRuns[T real](t *testing.T, name string, cs *kcase[T], fn kernels.RunsFun
 	for i := range buf {
 		buf[i] = cn
 	}
-	// The kernel also reads kernels.RunsAhead slivers on, as prefetch
-	// hints: columns that lie anywhere, here far outside the buffer.
-	colBytes := make([]int64, (kernels.RunsAhead+1)*cs.nr)
+	colBytes := make([]int64, (kernels.RunsAhead+1)*nr)
 	for j := range colBytes {
 		colBytes[j] = int64(j) << 40
 	}
@@ -175,31 +202,21 @@ func runRuns[T real](t *testing.T, name string, cs *kcase[T], fn kernels.RunsFun
 	}
 	for j := 0; j < n; j++ {
 		for i, r := range rows {
-			buf[origin+r+cols[j]] = c0[j*cs.mr+i]
+			buf[origin+r+cols[j]] = c0[j*ld+i]
 		}
 	}
-	alpha, beta := cs.alpha, cs.beta
-	var ap, bp *byte
-	if len(a) > 0 {
-		ap, bp = ptr(a), ptr(b)
-	}
-	fn(cs.k, ap, bp, (*byte)(unsafe.Pointer(&buf[origin])), &rm[0], &colBytes[0], n,
-		(*byte)(unsafe.Pointer(&alpha)), (*byte)(unsafe.Pointer(&beta)))
-	out := make([]T, cs.mr*cs.nr)
+	call((*byte)(unsafe.Pointer(&buf[origin])), &colBytes[0])
+	out := make([]T, ld*nr)
 	written := make([]bool, len(buf))
 	for j := 0; j < n; j++ {
 		for i, r := range rows {
-			idx := j*cs.mr + i
+			idx := j*ld + i
 			at := origin + r + cols[j]
 			written[at] = true
 			got := buf[at]
 			out[idx] = got
-			want := float64(cs.alpha) * cs.ref[idx]
-			if cs.beta != 0 {
-				want += float64(cs.beta) * float64(c0[idx])
-			}
-			if !cs.close(idx, float64(got), want, 1) {
-				t.Errorf("%s: C(%d,%d) = %v, want %v", name, i, j, got, want)
+			if w := want(i, j); !ok(idx, float64(got), w) {
+				t.Errorf("%s: C(%d,%d) = %v, want %v", name, i, j, got, w)
 				return out
 			}
 		}
