@@ -153,18 +153,13 @@ func (c *call) directTall(member, members int, off [3]int) {
 		csb, csc = p.N.Dims[0].S[opB], p.N.Dims[0].S[opC]
 	}
 	sz := int64(c.tsize)
-	aBase := unsafe.Add(c.base[opA], off[opA]*c.tsize)
-	bBase := unsafe.Add(c.base[opB], off[opB]*c.tsize)
-	cBase := unsafe.Add(c.base[opC], off[opC]*c.tsize)
+	aBase, bBase, cBase := c.bases(off)
 	N, K := p.N.Size, p.K.Size
 	r0, r1 := split(p.M.Size/e0, members, member, 1)
 	alpha := (*byte)(unsafe.Pointer(&c.kalpha))
 	for pc := 0; pc < K; pc += directKC {
 		kc := min(directKC, K-pc)
-		beta := (*byte)(unsafe.Pointer(&c.kbeta))
-		if pc > 0 {
-			beta = (*byte)(unsafe.Pointer(&c.kone))
-		}
+		beta := c.directBeta(pc)
 		for r := r0; r < r1; r++ {
 			ao := offsetAt(p.M.Ext[1:], p.M.S[opA][1:], r)
 			co := offsetAt(p.M.Ext[1:], p.M.S[opC][1:], r)
@@ -178,6 +173,15 @@ func (c *call) directTall(member, members int, off [3]int) {
 			}
 		}
 	}
+}
+
+// directBeta is the beta of the direct step at depth pc: the call's for
+// the first step, 1 after it, as the kernel accumulates into C.
+func (c *call) directBeta(pc int) *byte {
+	if pc > 0 {
+		return (*byte)(unsafe.Pointer(&c.kone))
+	}
+	return (*byte)(unsafe.Pointer(&c.kbeta))
 }
 
 // directSolo runs the whole call on the direct path on the calling
@@ -217,19 +221,14 @@ func (c *call) directGemm(member, members int, off [3]int) {
 	csb, rsc, csc := stride(&p.N, opB), stride(&p.M, opC), stride(&p.N, opC)
 	scatter := len(p.N.Dims) > 1
 	sz := int64(c.tsize)
-	aBase := unsafe.Add(c.base[opA], off[opA]*c.tsize)
-	bBase := unsafe.Add(c.base[opB], off[opB]*c.tsize)
-	cBase := unsafe.Add(c.base[opC], off[opC]*c.tsize)
+	aBase, bBase, cBase := c.bases(off)
 	M, N, K := p.M.Size, p.N.Size, p.K.Size
 	t0, t1 := split(ceilDiv(N, nr), members, member, 1)
 	alpha := (*byte)(unsafe.Pointer(&c.kalpha))
 	var bOff, cOff [maxTileCols]int64
 	for pc := 0; pc < K; pc += directKC {
 		kc := min(directKC, K-pc)
-		beta := (*byte)(unsafe.Pointer(&c.kbeta))
-		if pc > 0 {
-			beta = (*byte)(unsafe.Pointer(&c.kone))
-		}
+		beta := c.directBeta(pc)
 		for t := t0; t < t1; t++ {
 			j := t * nr
 			n := min(nr, N-j)

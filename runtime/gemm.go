@@ -125,9 +125,7 @@ func (c *call) gemm(ms *memberState, off [3]int) {
 	p := c.plan
 	b := c.blk
 	sc := &ms.sc
-	aBase := unsafe.Add(c.base[opA], off[opA]*c.tsize)
-	bBase := unsafe.Add(c.base[opB], off[opB]*c.tsize)
-	cBase := unsafe.Add(c.base[opC], off[opC]*c.tsize)
+	aBase, bBase, cBase := c.bases(off)
 	N, K := p.N.Size, p.K.Size
 	members := c.members
 	if ms.solo {
@@ -570,6 +568,13 @@ func split(total, parts, i, align int) (int, int) {
 	lo := units * i / parts * align
 	hi := units * (i + 1) / parts * align
 	return min(lo, total), min(hi, total)
+}
+
+// bases are the addresses of A's, B's and C's elements at the offsets off
+// (in elements, a batch element's) from the all-zero coordinates.
+func (c *call) bases(off [3]int) (a, b, cc unsafe.Pointer) {
+	return unsafe.Add(c.base[opA], off[opA]*c.tsize), unsafe.Add(c.base[opB], off[opB]*c.tsize),
+		unsafe.Add(c.base[opC], off[opC]*c.tsize)
 }
 
 // offsetAt is the offset of linear index idx in a group (dim 0 fastest).
