@@ -11,8 +11,9 @@ import (
 )
 
 // TCCG's abcd-dbea-ec: with a cross-sliver packer, M is keyed by C (d,
-// C's unit dim, first, cut to a tile) with a line of a (A's unit dim)
-// right after, and the orientation keeps M along the tile; without one,
+// C's unit dim, first, cut to a tile) with the longest cut of a (A's unit
+// dim) to whole lines, up to four, right after, then the high parts of d
+// and a, and the orientation keeps M along the tile; without one,
 // M stays keyed by A. With the operands exchanged the same group is N,
 // and the plan swaps it into the tile's direction.
 func TestPlanCrossOrder(t *testing.T) {
@@ -20,8 +21,8 @@ func TestPlanCrossOrder(t *testing.T) {
 		tile Tile
 		want []int
 	}{
-		{Tile{MR: 16, NR: 6, Short: [3]int{24}, Lanes: 8, Size: 4, Cross: 8}, []int{16, 16}},
-		{Tile{MR: 8, NR: 6, Lanes: 4, Size: 8, Cross: 4}, []int{8, 8}},
+		{Tile{MR: 16, NR: 6, Short: [3]int{24}, Lanes: 8, Size: 4, Cross: 8}, []int{16, 48, 6, 2}},
+		{Tile{MR: 8, NR: 6, Lanes: 4, Size: 8, Cross: 4}, []int{8, 32, 12, 3}},
 	} {
 		sp, _ := ParseSpec("dbea,ec->abcd")
 		a, b, c := dense(96, 84, 96, 96), dense(96, 24), dense(96, 84, 24, 96)
@@ -30,7 +31,7 @@ func TestPlanCrossOrder(t *testing.T) {
 			t.Fatal(err)
 		}
 		g := &p.M
-		if p.Swapped || g.Cross != tc.tile.MR || !slices.Equal(g.Ext[:2], tc.want) || g.S[opC][0] != 1 || g.S[opA][1] != 1 {
+		if p.Swapped || g.Cross != tc.tile.MR || !slices.Equal(g.Ext[:4], tc.want) || g.S[opC][0] != 1 || g.S[opA][1] != 1 || g.S[opC][2] != tc.tile.MR || g.S[opA][3] != tc.want[1] {
 			t.Errorf("abcd-dbea-ec, %d-byte reals: %s (cross %d, C strides %v, A strides %v), want M = %v... by C, unswapped",
 				tc.tile.Size, p.describe(), g.Cross, g.S[opC], g.S[opA], tc.want)
 		}
@@ -39,7 +40,7 @@ func TestPlanCrossOrder(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !q.Swapped || q.M.Cross != tc.tile.MR || !slices.Equal(q.M.Ext[:2], tc.want) || q.M.S[opA][1] != 1 {
+		if !q.Swapped || q.M.Cross != tc.tile.MR || !slices.Equal(q.M.Ext[:4], tc.want) || q.M.S[opA][1] != 1 {
 			t.Errorf("abcd-ec-dbea: %s (cross %d), want M = %v... swapped, A's (now B's) unit dim second", q.describe(), q.M.Cross, tc.want)
 		}
 		tile := tc.tile

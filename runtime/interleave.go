@@ -187,3 +187,13 @@ func divisorIn(n, lo, hi int) int {
 	}
 	return 0
 }
+
+// largestDivisorIn is the largest divisor of n in [lo, hi], or 0.
+func largestDivisorIn(n, lo, hi int) int {
+	for d := hi; d >= max(lo, 1); d-- {
+		if n%d == 0 {
+			return d
+		}
+	}
+	return 0
+}

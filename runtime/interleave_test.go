@@ -144,3 +144,24 @@ func dims2ext(dims []Dim) []int {
 	}
 	return e
 }
+
+// The divisor searches pick the end of the range they are named for, and
+// 0 when no divisor lies in it.
+func TestDivisorIn(t *testing.T) {
+	for _, tc := range []struct{ n, lo, hi, small, large int }{
+		{96, 16, 64, 16, 48},
+		{72, 8, 32, 8, 24},
+		{48, 16, 64, 16, 48},
+		{20, 16, 64, 20, 20},
+		{17, 2, 16, 0, 0},
+		{64, 16, 64, 16, 64},
+		{1, 1, 4, 1, 1},
+	} {
+		if got := divisorIn(tc.n, tc.lo, tc.hi); got != tc.small {
+			t.Errorf("divisorIn(%d, %d, %d) = %d, want %d", tc.n, tc.lo, tc.hi, got, tc.small)
+		}
+		if got := largestDivisorIn(tc.n, tc.lo, tc.hi); got != tc.large {
+			t.Errorf("largestDivisorIn(%d, %d, %d) = %d, want %d", tc.n, tc.lo, tc.hi, got, tc.large)
+		}
+	}
+}
