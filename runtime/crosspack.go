@@ -14,11 +14,13 @@ import (
 // of them a call. It returns a bit per sliver it packed; the others are
 // left to the usual paths. Slivers the assembly packers are fast for on
 // their own (a unit row or depth step) and irregular ones are not taken,
-// nor is a depth without one step, or a block of more than 64 slivers.
+// nor is a block of more than 64 slivers. A depth of several dims is
+// packed a run of evenly spaced offsets at a time (a call per run), when
+// the runs are minRun long on average and none has a unit step.
 func (c *call) packCross(dst []byte, aBase unsafe.Pointer, sc *scatter, kA []int64, kStride int64, mc, kc int) (done uint64) {
 	mSl := c.tileM.count(mc)
 	px := c.kern.PackX
-	if px == nil || c.cf != 1 || kStride == 0 || kStride == 1 || mSl > 64 {
+	if px == nil || c.cf != 1 || kStride == 1 || mSl > 64 || !crossRuns(kA[:kc], kStride) {
 		return 0
 	}
 	lanes := packXLanes(c.kern, c.rsize)
@@ -49,13 +51,35 @@ func (c *call) packCross(dst []byte, aBase unsafe.Pointer, sc *scatter, kA []int
 		for n < lanes && t+n*q < mSl && member(t+n*q, base, st, rows, n) {
 			n++
 		}
-		src := unsafe.Add(aBase, (base+kA[0])*int64(c.tsize))
-		px(&dst[t*sliver], (*byte)(src), n, rows, kc, int(st), int(kStride), q*sliver)
+		for p0 := 0; p0 < kc; {
+			p1, step := nextRun(kA[:kc], p0, kStride)
+			src := unsafe.Add(aBase, (base+kA[p0])*int64(c.tsize))
+			px(&dst[t*sliver+p0*c.mrR*c.rsize], (*byte)(src), n, rows, p1-p0, int(st), int(step), q*sliver)
+			p0 = p1
+		}
 		for j := 0; j < n; j++ {
 			done |= 1 << (t + j*q)
 		}
 	}
 	return done
+}
+
+// crossRuns reports whether the depth offsets k (kStride their common
+// step, or 0) split into runs the cross-sliver packer takes: none with a
+// unit step (the assembly packers' own case), minRun long on average.
+func crossRuns(k []int64, kStride int64) bool {
+	if kStride != 0 {
+		return kStride != 1
+	}
+	runs := 0
+	for p0 := 0; p0 < len(k); runs++ {
+		p1, step := nextRun(k, p0, 0)
+		if step == 1 {
+			return false
+		}
+		p0 = p1
+	}
+	return runs*minRun <= len(k)
 }
 
 // packXLanes is how many slivers k's cross-sliver packer takes at once

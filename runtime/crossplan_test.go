@@ -64,6 +64,29 @@ func TestPlanCrossOrder(t *testing.T) {
 	}
 }
 
+// A group the data keys by C is packed across slivers too at a depth of
+// crossKeyedDepth or more (TCCG's abcd-aebf-fdec at float64: N holds d,
+// C's unit dim, and c, B's, and the plan swaps it into M), and not below
+// it (the same contraction with e and f cut to 2 each).
+func TestPlanCrossKeyedByC(t *testing.T) {
+	tile := Tile{MR: 8, NR: 6, Lanes: 4, Size: 8, Cross: 4}
+	sp, _ := ParseSpec("aebf,fdec->abcd")
+	p, err := NewPlan(sp, dense(72, 72, 72, 72), dense(72, 72, 72, 72), dense(72, 72, 72, 72), tile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := &p.M; !p.Swapped || g.Cross != 8 || !slices.Equal(g.Ext[:4], []int{8, 24, 9, 3}) || g.S[opC][0] != 1 || g.S[opA][1] != 1 {
+		t.Errorf("abcd-aebf-fdec: %s (cross %d), want M = [8 24 9 3 ...] swapped, packed across slivers", p.describe(), g.Cross)
+	}
+	q, err := NewPlan(sp, dense(72, 2, 72, 2), dense(2, 72, 2, 72), dense(72, 72, 72, 72), tile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.M.Cross != 0 || q.N.Cross != 0 {
+		t.Errorf("abcd-aebf-fdec at depth 4: %s, want no cross order", q.describe())
+	}
+}
+
 // dbeaLead is the stride in dbea of the leading dim of the group that
 // holds a, b and d (M, or N when dbea is the second operand), wherever
 // the orientation put it.
@@ -131,8 +154,9 @@ func TestCrossOrderRandom(t *testing.T) {
 // packA of MC blocks of a group ordered for the cross packer: every
 // sliver goes through PackX, in groups of up to its lanes, and the
 // packed block equals a plain gather. Blocks that start or end inside a
-// group, C runs of several tiles, and a depth of two dims (no common
-// step: no PackX) are included.
+// group, C runs of several tiles, and depths of two dims are included:
+// runs minRun long on average go through PackX a run at a time, shorter
+// ones or a run with a unit step do not.
 func TestPackCross(t *testing.T) {
 	row := kernels.Lookup("avx2", "float32")
 	if row == nil || row.PackXGo == nil {
@@ -174,6 +198,8 @@ func TestPackCross(t *testing.T) {
 		}{
 			{"one dim", []int64{0, 20, 40, 60, 80, 100, 120, 140, 160, 180}},
 			{"two dims", []int64{0, 20, 40, 60, 80, 100, 120, 2000, 2020, 2040}},
+			{"two long runs", []int64{0, 20, 40, 60, 80, 100, 120, 140, 2000, 2020, 2040, 2060, 2080, 2100, 2120, 2140}},
+			{"a unit run", []int64{0, 20, 40, 60, 80, 100, 120, 140, 2000, 2001, 2002, 2003, 2004, 2005, 2006, 2007}},
 		} {
 			for _, mc := range []int{64, 128, 240} {
 				calls, slivers = 0, 0
@@ -207,9 +233,84 @@ func TestPackCross(t *testing.T) {
 				if depth.name == "one dim" && (slivers != want || calls*2 > want) {
 					t.Errorf("D %d, MC %d: PackX packed %d of %d slivers in %d calls", D, mc, slivers, want, calls)
 				}
-				if depth.name == "two dims" && calls != 0 {
-					t.Errorf("D %d, MC %d: PackX ran on a depth of two dims", D, mc)
+				if depth.name == "two long runs" && (slivers != 2*want || calls > want) {
+					t.Errorf("D %d, MC %d: PackX packed %d of %d slivers' runs in %d calls", D, mc, slivers, 2*want, calls)
 				}
+				if (depth.name == "two dims" || depth.name == "a unit run") && calls != 0 {
+					t.Errorf("D %d, MC %d: PackX ran on a depth of %s", D, mc, depth.name)
+				}
+			}
+		}
+	}
+}
+
+// A deep product whose N the data keys by C, packed across slivers with a
+// depth of two dims (a PackX call per run of it), against a plain loop:
+// TCCG's abcd-aebf-fdec shape at small extents, on 1 and 2 threads. On a
+// path without a cross packer it checks the usual paths instead.
+func TestCrossKeyedByCProduct(t *testing.T) {
+	checkCrossKeyed[float32](t, 1e-5)
+	checkCrossKeyed[float64](t, 1e-13)
+}
+
+func checkCrossKeyed[T real](t *testing.T, tol float64) {
+	rng := rand.New(rand.NewPCG(9, 4))
+	ops := typed.OpsOf[T]()
+	tile := tileOf(ops)
+	// d (C's unit dim) whole tiles, c (B's unit dim) a few lines, and a
+	// depth of e·f >= crossKeyedDepth whose runs of f are 16 long.
+	A, B, Cc, D, E, F := 3, 5, 24, 2*tile.MR, 19, 16
+	a := make([]T, A*E*B*F)
+	b := make([]T, F*D*E*Cc)
+	for x := range a {
+		a[x] = T(rng.Float64() - 0.5)
+	}
+	for x := range b {
+		b[x] = T(rng.Float64() - 0.5)
+	}
+	sp, _ := ParseSpec("aebf,fdec->abcd")
+	views := [3]View{
+		{Len: len(a), Shape: []int{A, E, B, F}},
+		{Len: len(b), Shape: []int{F, D, E, Cc}},
+		{Len: A * B * Cc * D, Shape: []int{A, B, Cc, D}},
+	}
+	p, err := NewPlan(sp, views[0], views[1], views[2], tile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tile.Cross > 0 && p.M.Cross == 0 {
+		t.Fatalf("%s: %s, want M packed across slivers", ops.Type.Name, p.describe())
+	}
+	for _, threads := range []int{1, 2} {
+		pool := NewPool(threads)
+		c := make([]T, A*B*Cc*D)
+		for x := range c {
+			c[x] = T(rng.Float64())
+		}
+		c0 := append([]T(nil), c...)
+		opr := [3]Operand{
+			{View: views[0], Data: unsafe.Pointer(&a[0])},
+			{View: views[1], Data: unsafe.Pointer(&b[0])},
+			{View: views[2], Data: unsafe.Pointer(&c[0])},
+		}
+		alpha, beta := T(0.5), T(-1)
+		if err := pool.Run("aebf,fdec->abcd", ops, &opr, unsafe.Pointer(&alpha), unsafe.Pointer(&beta)); err != nil {
+			t.Fatal(err)
+		}
+		pool.Close()
+		for i := range c {
+			ai, bi, ci, di := i/(B*Cc*D), i/(Cc*D)%B, i/D%Cc, i%D
+			var s, mag float64
+			for e := 0; e < E; e++ {
+				for f := 0; f < F; f++ {
+					x := float64(a[((ai*E+e)*B+bi)*F+f]) * float64(b[((f*D+di)*E+e)*Cc+ci])
+					s += x
+					mag += abs(x)
+				}
+			}
+			want := float64(alpha)*s + float64(beta)*float64(c0[i])
+			if got := float64(c[i]); abs(got-want) > tol*(mag+1) {
+				t.Fatalf("%s, %d threads: C[%d,%d,%d,%d] = %v, want %v", ops.Type.Name, threads, ai, bi, ci, di, got, want)
 			}
 		}
 	}
