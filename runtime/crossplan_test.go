@@ -282,22 +282,8 @@ func checkCrossKeyed[T real](t *testing.T, tol float64) {
 		t.Fatalf("%s: %s, want M packed across slivers", ops.Type.Name, p.describe())
 	}
 	for _, threads := range []int{1, 2} {
-		pool := NewPool(threads)
-		c := make([]T, A*B*Cc*D)
-		for x := range c {
-			c[x] = T(rng.Float64())
-		}
-		c0 := append([]T(nil), c...)
-		opr := [3]Operand{
-			{View: views[0], Data: unsafe.Pointer(&a[0])},
-			{View: views[1], Data: unsafe.Pointer(&b[0])},
-			{View: views[2], Data: unsafe.Pointer(&c[0])},
-		}
 		alpha, beta := T(0.5), T(-1)
-		if err := pool.Run("aebf,fdec->abcd", ops, &opr, unsafe.Pointer(&alpha), unsafe.Pointer(&beta)); err != nil {
-			t.Fatal(err)
-		}
-		pool.Close()
+		c, c0 := runOnPool(t, rng, threads, "aebf,fdec->abcd", views, a, b, alpha, beta)
 		for i := range c {
 			ai, bi, ci, di := i/(B*Cc*D), i/(Cc*D)%B, i/D%Cc, i%D
 			var s, mag float64

@@ -121,23 +121,14 @@ func TestDirectScatterProduct(t *testing.T) {
 	}
 	// B's j runs backwards: B(p,j,q) at b[(J-1-j)·Q + q + p·J·Q].
 	bAt := func(p, j, q int) float64 { return b[(J-1-j)*Q+q+p*J*Q] }
+	views := [3]View{
+		{Len: len(a), Shape: []int{P, I}},
+		{Len: len(b), Shape: []int{P, J, Q}, Strides: []int{J * Q, -Q, 1}, Offset: (J - 1) * Q},
+		{Len: I * J * Q, Shape: []int{I, J, Q}, Strides: []int{1, I, I * J}},
+	}
 	for _, threads := range []int{1, 2} {
-		pool := NewPool(threads)
-		c := make([]float64, I*J*Q)
-		for x := range c {
-			c[x] = rng.Float64()
-		}
-		c0 := append([]float64(nil), c...)
-		ops := [3]Operand{
-			{View: View{Len: len(a), Shape: []int{P, I}}, Data: unsafe.Pointer(&a[0])},
-			{View: View{Len: len(b), Shape: []int{P, J, Q}, Strides: []int{J * Q, -Q, 1}, Offset: (J - 1) * Q}, Data: unsafe.Pointer(&b[0])},
-			{View: View{Len: len(c), Shape: []int{I, J, Q}, Strides: []int{1, I, I * J}}, Data: unsafe.Pointer(&c[0])},
-		}
 		alpha, beta := -1.25, 0.75
-		if err := pool.Run("pi,pjq->ijq", typed.OpsOf[float64](), &ops, unsafe.Pointer(&alpha), unsafe.Pointer(&beta)); err != nil {
-			t.Fatal(err)
-		}
-		pool.Close()
+		c, c0 := runOnPool(t, rng, threads, "pi,pjq->ijq", views, a, b, alpha, beta)
 		for q := 0; q < Q; q++ {
 			for j := 0; j < J; j++ {
 				for i := 0; i < I; i++ {
@@ -238,23 +229,14 @@ func checkTallDirect[T real](t *testing.T, tol float64) {
 	}
 	// A's a runs backwards: A(e,a,d) at a[e·A·D + (A-1-a)·D + d].
 	aAt := func(e, ai, d int) T { return a[e*A*D+(A-1-ai)*D+d] }
+	views := [3]View{
+		{Len: len(a), Shape: []int{E, A, D}, Strides: []int{A * D, -D, 1}, Offset: (A - 1) * D},
+		{Len: len(b), Shape: []int{Cn, E}},
+		{Len: A * Cn * D, Shape: []int{A, Cn, D}},
+	}
 	for _, threads := range []int{1, 2, 3} {
-		pool := NewPool(threads)
-		c := make([]T, A*Cn*D)
-		for x := range c {
-			c[x] = T(rng.Float64())
-		}
-		c0 := append([]T(nil), c...)
-		ops := [3]Operand{
-			{View: View{Len: len(a), Shape: []int{E, A, D}, Strides: []int{A * D, -D, 1}, Offset: (A - 1) * D}, Data: unsafe.Pointer(&a[0])},
-			{View: View{Len: len(b), Shape: []int{Cn, E}}, Data: unsafe.Pointer(&b[0])},
-			{View: View{Len: len(c), Shape: []int{A, Cn, D}}, Data: unsafe.Pointer(&c[0])},
-		}
 		alpha, beta := T(-1.25), T(0.75)
-		if err := pool.Run("ead,ce->acd", typed.OpsOf[T](), &ops, unsafe.Pointer(&alpha), unsafe.Pointer(&beta)); err != nil {
-			t.Fatal(err)
-		}
-		pool.Close()
+		c, c0 := runOnPool(t, rng, threads, "ead,ce->acd", views, a, b, alpha, beta)
 		for ai := 0; ai < A; ai++ {
 			for q := 0; q < Cn; q++ {
 				for d := 0; d < D; d++ {
@@ -273,4 +255,27 @@ func checkTallDirect[T real](t *testing.T, tol float64) {
 			}
 		}
 	}
+}
+
+// runOnPool runs spec (C = alpha·A·B + beta·C over views) on a new pool
+// of threads, with A and B from a and b and C filled at random first, and
+// returns C after the call and before it.
+func runOnPool[T real](t *testing.T, rng *rand.Rand, threads int, spec string, views [3]View, a, b []T, alpha, beta T) (c, c0 []T) {
+	t.Helper()
+	c = make([]T, views[opC].Len)
+	for x := range c {
+		c[x] = T(rng.Float64())
+	}
+	c0 = append([]T(nil), c...)
+	ops := [3]Operand{
+		{View: views[opA], Data: unsafe.Pointer(&a[0])},
+		{View: views[opB], Data: unsafe.Pointer(&b[0])},
+		{View: views[opC], Data: unsafe.Pointer(&c[0])},
+	}
+	pool := NewPool(threads)
+	defer pool.Close()
+	if err := pool.Run(spec, typed.OpsOf[T](), &ops, unsafe.Pointer(&alpha), unsafe.Pointer(&beta)); err != nil {
+		t.Fatal(err)
+	}
+	return c, c0
 }
