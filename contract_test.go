@@ -30,6 +30,7 @@ const letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 type contraction struct {
 	a, b, c string
 	ext     map[byte]int
+	dense   bool // row-major operands, where a test sets layouts itself
 }
 
 func (k contraction) spec() string { return k.a + "," + k.b + "->" + k.c }
@@ -244,12 +245,19 @@ func TestContractNoAllocs(t *testing.T) {
 		{a: "bmkx", b: "bkn", c: "nbm", ext: map[byte]int{'b': 40, 'm': 9, 'n': 7, 'k': 5, 'x': 3}},
 		{a: "iij", b: "jk", c: "ik", ext: map[byte]int{'i': 50, 'j': 60, 'k': 70}},
 		{a: "dbea", b: "ec", c: "abcd", ext: map[byte]int{'a': 40, 'b': 30, 'c': 24, 'd': 30, 'e': 40}},
+		// Dense, K interleaved across both inputs' unit dims: depth runs
+		// packed across by PackX, the rest gathered.
+		{a: "acd", b: "dbc", c: "ab", ext: map[byte]int{'a': 21, 'b': 45, 'c': 40, 'd': 48}, dense: true},
 	}
 	for _, k := range cases {
 		rnd := func() float64 { return randValue[float64](rng) }
-		a := makeView(rng, k.shape(k.a), mixed, rnd)
-		b := makeView(rng, k.shape(k.b), colMajor, rnd)
-		c := makeView(rng, k.shape(k.c), padded, rnd)
+		la, lb, lc := mixed, colMajor, padded
+		if k.dense {
+			la, lb, lc = rowMajor, rowMajor, rowMajor
+		}
+		a := makeView(rng, k.shape(k.a), la, rnd)
+		b := makeView(rng, k.shape(k.b), lb, rnd)
+		c := makeView(rng, k.shape(k.c), lc, rnd)
 		spec := k.spec()
 		for _, opts := range [][]tc.Option{nil, {tc.WithPool(p)}} {
 			run := func() {

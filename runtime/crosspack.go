@@ -64,6 +64,71 @@ func (c *call) packCross(dst []byte, aBase unsafe.Pointer, sc *scatter, kA []int
 	return done
 }
 
+// packDepthCross packs one sliver of rows rows, at row offsets off (bs[0]
+// apart, neither 0 nor 1), over depth offsets k, through the cross-sliver
+// packer wherever a vector's lanes of runs of evenly spaced offsets follow
+// one another with like length and step, each run starting one element
+// past the previous one's start. That is a K group interleaved across two
+// inputs' unit dims (TCCG's ab-acd-dbc: [d c ...] with d unit in one input,
+// c in the other): the lanes' elements of a row and step are one vector,
+// and the packer's transpose puts them L runs apart in depth, where they
+// belong. Depths between such runs are gathered by the typed packer. It
+// reports false, having written nothing, when k has no such runs.
+func (c *call) packDepthCross(dst []byte, aBase unsafe.Pointer, off, bs, k []int64) bool {
+	px := c.kern.PackX
+	st := bs[0]
+	if px == nil || c.cf != 1 || st == 0 || st == 1 {
+		return false
+	}
+	lanes := packXLanes(c.kern, c.rsize)
+	w := c.mrR
+	rows := len(off)
+	gather := func(p0, p1 int) {
+		if p0 < p1 {
+			c.ops.PackA(&dst[p0*w*c.rsize], (*byte)(aBase), w, rows, p1-p0, off, bs, k[p0:p1], 0, nil)
+		}
+	}
+	packed := false
+	q := 0 // depths from q on are not packed yet
+	for p0 := 0; p0 < len(k); {
+		p1, step := nextRun(k, p0, 0)
+		n := p1 - p0
+		if step == 1 || !lanesOfRuns(k, p0, n, step, lanes) {
+			p0 = p1
+			continue
+		}
+		gather(q, p0)
+		src := unsafe.Add(aBase, (off[0]+k[p0])*int64(c.tsize))
+		px(&dst[p0*w*c.rsize], (*byte)(src), lanes, rows, n, int(st), int(step), n*w*c.rsize)
+		packed = true
+		p0 += lanes * n
+		q = p0
+	}
+	if !packed {
+		return false
+	}
+	gather(q, len(k))
+	return true
+}
+
+// lanesOfRuns reports whether k[p0:] starts with lanes runs of n offsets
+// step apart, run j starting j elements past run 0.
+func lanesOfRuns(k []int64, p0, n int, step int64, lanes int) bool {
+	if lanes < 2 || p0+lanes*n > len(k) {
+		return false
+	}
+	for j := 1; j < lanes; j++ {
+		r := p0 + j*n
+		if k[r] != k[p0]+int64(j) {
+			return false
+		}
+		if e, s := nextRun(k, r, 0); s != step || e < r+n {
+			return false
+		}
+	}
+	return true
+}
+
 // crossRuns reports whether the depth offsets k (kStride their common
 // step, or 0) split into runs the cross-sliver packer takes: none with a
 // unit step (the assembly packers' own case), minRun long on average.

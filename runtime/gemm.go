@@ -299,6 +299,9 @@ func (c *call) packA(dst []byte, aBase unsafe.Pointer, sc *scatter, kA []int64, 
 			if c.copyPieces(dst[t*sliver:(t+1)*sliver], aBase, sc.aRow[i:i+h], kA, c.mrR) {
 				return
 			}
+			if kStride == 0 && c.packDepthCross(dst[t*sliver:(t+1)*sliver], aBase, sc.aRow[i:i+h], sc.aRowBS[t:t+1], kA) {
+				return
+			}
 			c.ops.PackA(&dst[t*sliver], (*byte)(aBase), b.MR, h, kc,
 				sc.aRow[i:i+h], sc.aRowBS[t:t+1], kA, kStride, nil)
 		})
