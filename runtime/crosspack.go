@@ -4,7 +4,6 @@ import (
 	"unsafe"
 
 	"github.com/tcontract/tcontract/generated/kernels"
-	"github.com/tcontract/tcontract/internal/spec"
 )
 
 // packCross packs the groups of an MC block's slivers that the row's
@@ -153,9 +152,5 @@ func packXLanes(k *kernels.Kernel, size int) int {
 	if k.PackX == nil {
 		return 0
 	}
-	isa, ok := spec.ISAByName(k.ISA)
-	if !ok {
-		return 0
-	}
-	return isa.Lanes(size)
+	return vecLanes(k, size)
 }

@@ -3,8 +3,6 @@ package runtime
 import (
 	"sync"
 	"unsafe"
-
-	"github.com/tcontract/tcontract/internal/spec"
 )
 
 // The direct path runs small products without packing: the direct kernels
@@ -131,8 +129,7 @@ func (c *call) tallDirect() bool {
 	if d.S[opA] != 1 || d.S[opC] != 1 || d.Ext < c.kern.MR {
 		return false
 	}
-	isa, _ := spec.ISAByName(c.kern.ISA)
-	lanes := max(1, isa.Lanes(c.tsize))
+	lanes := max(1, vecLanes(c.kern, c.tsize))
 	if 4*d.Ext < 3*ceilDiv(d.Ext, lanes)*lanes {
 		return false
 	}

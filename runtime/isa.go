@@ -23,6 +23,16 @@ type isaChoice struct {
 	avail []string // every path this machine and build can run, best first
 }
 
+// vecLanes is how many reals of size bytes a vector of k's path holds: 0
+// on a path without vectors (generic) or for a size of 0.
+func vecLanes(k *kernels.Kernel, size int) int {
+	isa, ok := spec.ISAByName(k.ISA)
+	if !ok || isa.VecBytes == 0 || size <= 0 {
+		return 0
+	}
+	return isa.VecBytes / size
+}
+
 // ISA is the instruction-set path in use: "avx512", "avx2", "neon" or
 // "generic": the best this CPU and build can run, or the one TCONTRACT_ISA
 // names. When TCONTRACT_ISA names a path that cannot run, ISA is the best

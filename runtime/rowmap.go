@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"github.com/tcontract/tcontract/generated/kernels"
-	"github.com/tcontract/tcontract/internal/spec"
 )
 
 // Row maps (docs/internals.md). When M's fastest dim is adjacent in C but
@@ -70,10 +69,9 @@ func rowMapsFit(g *Group, k *kernels.Kernel, cf, realSize int) bool {
 	if len(g.Dims) == 0 || g.Dims[0].S[opC] != 1 {
 		return false
 	}
-	isa, _ := spec.ISAByName(k.ISA)
-	lanes := isa.Lanes(realSize)
+	lanes := vecLanes(k, realSize)
 	switch {
-	case isa.VecBytes == 0:
+	case lanes == 0:
 		return false
 	case k.Runs != nil:
 		return len(g.Dims) == 1 || g.Dims[0].Ext*cf >= lanes

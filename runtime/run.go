@@ -7,7 +7,6 @@ import (
 
 	"github.com/tcontract/tcontract/generated/kernels"
 	"github.com/tcontract/tcontract/generated/typed"
-	"github.com/tcontract/tcontract/internal/spec"
 	"github.com/tcontract/tcontract/workspace"
 )
 
@@ -110,9 +109,7 @@ func tileOf(t *typed.Ops) Tile {
 	if cf == 1 {
 		tile.Cross = packXLanes(k, t.RealSize)
 	}
-	if isa, ok := spec.ISAByName(k.ISA); ok {
-		tile.Lanes = max(1, isa.Lanes(t.RealSize)/cf)
-	}
+	tile.Lanes = max(1, vecLanes(k, t.RealSize)/cf)
 	n := 0
 	for _, v := range variants(k, cf) {
 		if n < len(tile.Short) {
@@ -256,8 +253,7 @@ func (c *call) chooseTeam() {
 	// builds none.
 	c.rowMaps = fit && (straddles(&p.M, c.tileM) || straddles(&p.N, c.tileN))
 	if c.rowMaps {
-		isa, _ := spec.ISAByName(c.kern.ISA)
-		c.runsFn, c.mapsFn, c.mapLanes = c.kern.Runs, c.kern.Maps, isa.Lanes(c.rsize)
+		c.runsFn, c.mapsFn, c.mapLanes = c.kern.Runs, c.kern.Maps, vecLanes(c.kern, c.rsize)
 		c.mapWords = rowMapWords(c.mrR, c.mapLanes)
 	}
 	// MC and NC count rows and columns: as many slivers as the cache
@@ -347,11 +343,10 @@ func alignRuns(g *Group, r int, o runCosts, k *kernels.Kernel) (tiling, float64)
 		return plainTiling(r), 1
 	}
 	e0 := g.Dims[0].Ext
-	isa, _ := spec.ISAByName(k.ISA)
-	if e0%r == 0 || isa.VecBytes == 0 {
+	lanes := vecLanes(k, o.realSize)
+	if e0%r == 0 || lanes == 0 {
 		return plainTiling(r), 1
 	}
-	lanes := isa.VecBytes / o.realSize
 	fpc := 4 * lanes // two FMA pipes, two flops each
 	straddling := min(1, float64(r)/float64(e0))
 	plain := 1 + float64(fpc)/float64(o.depth)*straddling
@@ -462,8 +457,8 @@ func shortTile(g *Group, k *kernels.Kernel, cf int, o runCosts) *kernels.Kernel 
 			// wastes only the last one's rows.
 			c *= float64(ceilDiv(g.Size, r)*r) / float64(g.Size)
 		}
-		if isa, ok := spec.ISAByName(v.ISA); ok && isa.VecBytes > 0 && o.realSize > 0 {
-			c *= tileCost(v.MR, v.NR, o.depth*cf, isa.VecBytes/o.realSize)
+		if lanes := vecLanes(v, o.realSize); lanes > 0 {
+			c *= tileCost(v.MR, v.NR, o.depth*cf, lanes)
 		}
 		return c
 	}
