@@ -30,7 +30,7 @@ const letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 type contraction struct {
 	a, b, c string
 	ext     map[byte]int
-	dense   bool // row-major operands, where a test sets layouts itself
+	dense   bool // row-major operands, where a test otherwise picks mixed layouts
 }
 
 func (k contraction) spec() string { return k.a + "," + k.b + "->" + k.c }
