@@ -4,7 +4,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
-	"unsafe"
 
 	"github.com/tcontract/tcontract/generated/kernels"
 	"github.com/tcontract/tcontract/generated/typed"
@@ -181,16 +180,6 @@ func TestPackCross(t *testing.T) {
 		if g.Cross == 0 {
 			t.Fatalf("D %d: the group was not ordered: %v", D, g.Ext)
 		}
-		var calls, slivers int
-		k := *row
-		if k.PackA == nil {
-			k.PackA = row.PackAGo // no assembly in this build: the twin
-		}
-		k.PackX = func(dst, src *byte, n, rows, kk, rowStep, kStep, sliverStep int) {
-			calls++
-			slivers += n
-			row.PackXGo(dst, src, n, rows, kk, rowStep, kStep, sliverStep)
-		}
 		tl := plainTiling(mr)
 		for _, depth := range []struct {
 			name string
@@ -202,9 +191,7 @@ func TestPackCross(t *testing.T) {
 			{"a unit run", []int64{0, 20, 40, 60, 80, 100, 120, 140, 2000, 2001, 2002, 2003, 2004, 2005, 2006, 2007}},
 		} {
 			for _, mc := range []int{64, 128, 240} {
-				calls, slivers = 0, 0
-				c := &call{kern: &k, tileM: tl, cf: 1, tsize: 4, rsize: 4, mrR: mr, ops: ops}
-				c.blk.MR = mr
+				x := newCrossPacking(row, ops, 4)
 				kc := len(depth.kA)
 				mSl := tl.count(mc)
 				want := 0
@@ -213,23 +200,12 @@ func TestPackCross(t *testing.T) {
 					Offsets(sc.aRow, g.Ext, g.S[opA], ic)
 					tl.steps(sc.aRowBS, sc.aRow)
 					dst := make([]float32, mSl*mr*kc)
-					c.packA(unsafe.Slice((*byte)(unsafe.Pointer(&dst[0])), 4*len(dst)), unsafe.Pointer(&src[0]), sc, depth.kA, uniformStep(depth.kA), mc, kc)
-					for s := 0; s < mSl; s++ {
-						i0, rows := tl.span(s, mc)
-						for p := 0; p < kc; p++ {
-							for i := 0; i < mr; i++ {
-								var v float32
-								if i < rows {
-									v = src[sc.aRow[i0+i]+depth.kA[p]]
-								}
-								if got := dst[(s*kc+p)*mr+i]; got != v {
-									t.Fatalf("D %d, %s depth, MC %d, block at %d: sliver %d (%d, %d) = %v, want %v", D, depth.name, mc, ic, s, i, p, got, v)
-								}
-							}
-						}
+					if s, i, p, got, v, ok := packCompare(x, dst, src, sc, depth.kA, mc); !ok {
+						t.Fatalf("D %d, %s depth, MC %d, block at %d: sliver %d (%d, %d) = %v, want %v", D, depth.name, mc, ic, s, i, p, got, v)
 					}
 					want += mSl
 				}
+				calls, slivers := x.calls, x.lanes
 				if depth.name == "one dim" && (slivers != want || calls*2 > want) {
 					t.Errorf("D %d, MC %d: PackX packed %d of %d slivers in %d calls", D, mc, slivers, want, calls)
 				}

@@ -55,19 +55,8 @@ func checkPackDepthCross[T real](t *testing.T) {
 	} {
 		for _, st := range []int64{37, -41} {
 			for _, mc := range []int{2*mr + 3, mr} {
-				var calls, runs int
-				k := *row
-				if k.PackA == nil {
-					k.PackA = row.PackAGo // no assembly in this build: the twin
-				}
-				k.PackX = func(dst, src *byte, n, rows, kk, rowStep, kStep, sliverStep int) {
-					calls++
-					runs += n
-					row.PackXGo(dst, src, n, rows, kk, rowStep, kStep, sliverStep)
-				}
-				tl := plainTiling(mr)
-				c := &call{kern: &k, tileM: tl, cf: 1, tsize: size, rsize: size, mrR: mr, ops: ops}
-				c.blk.MR = mr
+				x := newCrossPacking(row, ops, size)
+				tl := x.c.tileM
 				kc := len(tc.kA)
 				mSl := tl.count(mc)
 				// Rows st apart from an origin that keeps every offset in src.
@@ -85,21 +74,10 @@ func checkPackDepthCross[T real](t *testing.T) {
 				for i := range dst {
 					dst[i] = -1
 				}
-				c.packA(unsafe.Slice((*byte)(unsafe.Pointer(&dst[0])), size*len(dst)), unsafe.Pointer(&src[0]), sc, tc.kA, uniformStep(tc.kA), mc, kc)
-				for s := 0; s < mSl; s++ {
-					i0, rows := tl.span(s, mc)
-					for p := 0; p < kc; p++ {
-						for i := 0; i < mr; i++ {
-							var v T
-							if i < rows {
-								v = src[sc.aRow[i0+i]+tc.kA[p]]
-							}
-							if got := dst[(s*kc+p)*mr+i]; got != v {
-								t.Fatalf("%s, %s, row step %d, MC %d: sliver %d (%d, %d) = %v, want %v", ops.Type.Name, tc.name, st, mc, s, i, p, got, v)
-							}
-						}
-					}
+				if s, i, p, got, v, ok := packCompare(x, dst, src, sc, tc.kA, mc); !ok {
+					t.Fatalf("%s, %s, row step %d, MC %d: sliver %d (%d, %d) = %v, want %v", ops.Type.Name, tc.name, st, mc, s, i, p, got, v)
 				}
+				calls, runs := x.calls, x.lanes
 				if calls != tc.groups*mSl || runs != tc.runs*mSl {
 					t.Errorf("%s, %s, row step %d, MC %d: PackX packed %d runs in %d calls, want %d in %d", ops.Type.Name, tc.name, st, mc, runs, calls, tc.runs*mSl, tc.groups*mSl)
 				}
