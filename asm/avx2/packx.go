@@ -111,7 +111,7 @@ func packxLoop(pk *x86.Packer, o x86.Ops, prefix string, full bool, mask operand
 		// Row b·L + j of the step: Q0 plus 0–3 rowSteps (j < 4), Q1 plus
 		// them (float32's rows 4–7).
 		addr := func(j int) operand.Mem {
-			return fourth([]reg.Register{xQ0, xQ1}[j/4], x86.RS, xRS3, j%4, 0)
+			return x86.Fourth([]reg.Register{xQ0, xQ1}[j/4], x86.RS, xRS3, j%4, 0)
 		}
 		if L == 8 {
 			c.LEAQ(operand.Mem{Base: xQ0, Index: x86.RS, Scale: 4}, xQ1)
@@ -153,7 +153,7 @@ func packxLoop(pk *x86.Packer, o x86.Ops, prefix string, full bool, mask operand
 				c.CMPQ(xNS, operand.U32(s))
 				c.JLE(operand.LabelRef(l("s%d", b)))
 			}
-			o.Mov(out[s], fourth([]reg.Register{x86.PD, xQ1}[s/4], xSS, xSS3, s%4, disp))
+			o.Mov(out[s], x86.Fourth([]reg.Register{x86.PD, xQ1}[s/4], xSS, xSS3, s%4, disp))
 		}
 		if !full {
 			c.Label(l("s%d", b))
@@ -164,18 +164,4 @@ func packxLoop(pk *x86.Packer, o x86.Ops, prefix string, full bool, mask operand
 	c.DECQ(x86.PK)
 	c.JNZ(operand.LabelRef(l("step")))
 	pk.Return()
-}
-
-// fourth is disp(base) plus i < 4 steps, with step3 holding three of them.
-func fourth(base, step, step3 reg.Register, i, disp int) operand.Mem {
-	switch i {
-	case 0:
-		return x86.Mem(base, disp)
-	case 1:
-		return operand.Mem{Base: base, Index: step, Scale: 1, Disp: disp}
-	case 2:
-		return operand.Mem{Base: base, Index: step, Scale: 2, Disp: disp}
-	default:
-		return operand.Mem{Base: base, Index: step3, Scale: 1, Disp: disp}
-	}
 }

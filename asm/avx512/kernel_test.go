@@ -119,7 +119,7 @@ func TestRunsTable(t *testing.T) {
 
 // TestCleanReturns checks that every function of every AVX512 row leaves
 // through VZEROUPPER once it has used a wide register: the kernels, the
-// direct kernels and all four packers.
+// direct kernels, the row-map kernels and all five packers.
 func TestCleanReturns(t *testing.T) {
 	for _, k := range spec.KernelsFor(spec.AVX512) {
 		for _, f := range []struct {
@@ -133,6 +133,7 @@ func TestCleanReturns(t *testing.T) {
 			{"pack1e", func() *build.Context { pk := x86.NewPacker(k, "a", 64); pack1e(pk); return pk.Ctx }},
 			{"pack1r", func() *build.Context { pk := x86.NewPacker(k, "b", 64); pack1r(pk); return pk.Ctx }},
 			{"runs", func() *build.Context { g := x86.New(k, 64); runsKernel(g); return g.Ctx }},
+			{"packx", func() *build.Context { pk := x86.NewPacker(k, "a", 64); packx(pk); return pk.Ctx }},
 		} {
 			bad, err := x86.UncleanReturns(f.emit())
 			if err != nil {

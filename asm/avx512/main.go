@@ -45,6 +45,11 @@ func main() {
 			}
 		}
 		pk := x86.NewPacker(k, "a", 64)
+		packx(pk)
+		if err := cfg.File(pk.Ctx, x86.PackXName(k)+"_amd64"); err != nil {
+			log.Fatal(err)
+		}
+		pk = x86.NewPacker(k, "a", 64)
 		pack1e(pk)
 		if err := cfg.File(pk.Ctx, x86.Pack1eName(k)+"_amd64"); err != nil {
 			log.Fatal(err)

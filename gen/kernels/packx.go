@@ -7,8 +7,8 @@ import (
 )
 
 // hasPackX reports whether a row has an assembly cross-sliver packer
-// (asm/avx2 emits them).
-func hasPackX(k spec.Kernel) bool { return k.ISA == spec.AVX2 }
+// (asm/avx2 and asm/avx512 emit them).
+func hasPackX(k spec.Kernel) bool { return k.ISA == spec.AVX2 || k.ISA == spec.AVX512 }
 
 // packxParams is the parameter list of a PackXFunc.
 func packxParams() []Code {

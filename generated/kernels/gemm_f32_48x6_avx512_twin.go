@@ -161,6 +161,34 @@ func pack1r_f32_48x6_avx512_go(dst, src *byte, rows, k, rowStep, kStep int) {
 	}
 }
 
+// packx_f32_48x6_avx512_go is the pure-Go twin of packx_f32_48x6_avx512: for j < slivers <= 16, i < rows
+// and p < k, sliver j at dst + j*sliverStep bytes gets [p*48+i] = src[j+i*rowStep+p*kStep],
+// and 0 for rows <= i < 48.
+func packx_f32_48x6_avx512_go(dst, src *byte, slivers, rows, k, rowStep, kStep, sliverStep int) {
+	const w, lanes = 48, 16
+	rows = max(0, min(rows, w))
+	slivers = min(slivers, lanes)
+	if k <= 0 || slivers <= 0 {
+		return
+	}
+	s, s0 := view[float32](src, rows, rowStep, k, kStep)
+	// The view covers sliver 0; sliver j reads j reals further.
+	if s != nil {
+		s = unsafe.Slice(unsafe.SliceData(s), len(s)+slivers-1)
+	}
+	for j := range slivers {
+		d := unsafe.Slice((*float32)(unsafe.Add(unsafe.Pointer(dst), j*sliverStep)), w*k)
+		for p := 0; p < k; p++ {
+			for i := 0; i < rows; i++ {
+				d[p*w+i] = s[s0+j+i*rowStep+p*kStep]
+			}
+			for i := rows; i < w; i++ {
+				d[p*w+i] = 0
+			}
+		}
+	}
+}
+
 // runs_f32_48x6_avx512_go is the pure-Go twin of runs_f32_48x6_avx512: row i = v·16 + l of
 // column j < n goes to c + rows[4v] + l·4 + cols[j] bytes when bit l of rows[4v+2]
 // is set, else to c + rows[4v+1] + … when bit l of rows[4v+3] is, else nowhere.

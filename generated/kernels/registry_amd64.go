@@ -75,6 +75,12 @@ var (
 		8: pack1r_f64_8x6_avx2,
 	}
 	asmPackX = [13]PackXFunc{
+		0: packx_f32_64x6_avx512,
+		1: packx_f64_32x6_avx512,
+		2: packx_f32_32x6_avx512,
+		3: packx_f32_48x6_avx512,
+		4: packx_f64_16x6_avx512,
+		5: packx_f64_24x6_avx512,
 		6: packx_f32_16x6_avx2,
 		7: packx_f32_24x3_avx2,
 		8: packx_f64_8x6_avx2,

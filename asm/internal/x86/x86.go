@@ -87,6 +87,21 @@ func (g *Gen) Begin(doc ...string) {
 // Mem is disp(base).
 func Mem(base reg.Register, disp int) operand.Mem { return operand.Mem{Base: base, Disp: disp} }
 
+// Fourth is disp(base) plus i < 4 steps, with step3 holding three of them:
+// four rows (or slivers) a register step apart from one base register.
+func Fourth(base, step, step3 reg.Register, i, disp int) operand.Mem {
+	switch i {
+	case 0:
+		return Mem(base, disp)
+	case 1:
+		return operand.Mem{Base: base, Index: step, Scale: 1, Disp: disp}
+	case 2:
+		return operand.Mem{Base: base, Index: step, Scale: 2, Disp: disp}
+	default:
+		return operand.Mem{Base: base, Index: step3, Scale: 1, Disp: disp}
+	}
+}
+
 // KLoop loads k, a and b and emits the main loop of Unroll steps per trip
 // followed by the remainder loop of single steps. step(u, aOff, bOff) emits
 // step u of a trip, reading A at aOff(A) and B at bOff(B).
