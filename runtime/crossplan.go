@@ -37,8 +37,9 @@ func crossFits(dims []Dim, o int) bool {
 // abcd-dbea-ec on one thread ran 1.12 times as fast at float32 and at
 // float64 as with the smallest cut and the high parts ordered by C;
 // abcde-ecbfa-fd, whose time goes to reading A a line per row, ran as
-// fast. Left as it is when x is not whole tiles, or y has no such cut and
-// is longer than four lines.
+// fast. Left as it is when x is not whole tiles of any of the path's
+// heights (crossRows), or y has no such cut and is longer than four
+// lines.
 func (g *Group) crossOrder(o int, t Tile) {
 	if len(g.Dims) < 2 || t.Size <= 0 || t.MR <= 0 {
 		return
@@ -63,13 +64,13 @@ func (g *Group) crossOrder(o int, t Tile) {
 		}
 		lo = dy.Ext
 	}
-	if x.Ext%t.MR != 0 {
+	xlo := crossRows(x.Ext, t)
+	if xlo == 0 {
 		// Tiles would restart at each run of x, short: slivers of a group
 		// would lie apart, and MC blocks of a few runs would hold parts of
 		// groups.
 		return
 	}
-	xlo := t.MR
 	var rest []Dim
 	if xlo < x.Ext {
 		rest = append(rest, cut(x, xlo))
@@ -81,4 +82,23 @@ func (g *Group) crossOrder(o int, t Tile) {
 	x.Ext, dy.Ext = xlo, lo
 	g.Cross = xlo
 	g.setDims(append([]Dim{x, dy}, rest...))
+}
+
+// crossRows is the tile height a run of ext rows of C's unit dim is cut to
+// for the cross-sliver packer: the kernel's own MR when it divides ext,
+// else the tallest of the path's shorter tiles that does (the runtime then
+// takes that tile: shortTile finds runs it fills exactly), else 0. AVX-512
+// tiles of 64 float32 or 32 float64 rows divide neither TCCG abcd-dbea-ec's
+// run of 96 (72) nor abcde-ecbfa-fd's of 48; their 48- and 24-row tiles do.
+func crossRows(ext int, t Tile) int {
+	if t.MR > 0 && ext%t.MR == 0 {
+		return t.MR
+	}
+	best := 0
+	for _, r := range t.Short {
+		if r > best && ext%r == 0 {
+			best = r
+		}
+	}
+	return best
 }

@@ -18,10 +18,14 @@ import (
 func TestPlanCrossOrder(t *testing.T) {
 	for _, tc := range []struct {
 		tile Tile
-		want []int
+		want []int // M's first four extents; want[0] is the tile height
 	}{
 		{Tile{MR: 16, NR: 6, Short: [3]int{24}, Lanes: 8, Size: 4, Cross: 8}, []int{16, 48, 6, 2}},
 		{Tile{MR: 8, NR: 6, Lanes: 4, Size: 8, Cross: 4}, []int{8, 32, 12, 3}},
+		// AVX-512: 64 rows do not divide d = 96, the 48-row tile does
+		// (not the 32-row one: the tallest wins); 32 do at float64.
+		{Tile{MR: 64, NR: 6, Short: [3]int{32, 48}, Lanes: 16, Size: 4, Cross: 16}, []int{48, 48, 2, 2}},
+		{Tile{MR: 32, NR: 6, Short: [3]int{16, 24}, Lanes: 8, Size: 8, Cross: 8}, []int{32, 32, 3, 3}},
 	} {
 		sp, _ := ParseSpec("dbea,ec->abcd")
 		a, b, c := dense(96, 84, 96, 96), dense(96, 24), dense(96, 84, 24, 96)
@@ -30,7 +34,8 @@ func TestPlanCrossOrder(t *testing.T) {
 			t.Fatal(err)
 		}
 		g := &p.M
-		if p.Swapped || g.Cross != tc.tile.MR || !slices.Equal(g.Ext[:4], tc.want) || g.S[opC][0] != 1 || g.S[opA][1] != 1 || g.S[opC][2] != tc.tile.MR || g.S[opA][3] != tc.want[1] {
+		rows := tc.want[0]
+		if p.Swapped || g.Cross != rows || !slices.Equal(g.Ext[:4], tc.want) || g.S[opC][0] != 1 || g.S[opA][1] != 1 || g.S[opC][2] != rows || g.S[opA][3] != tc.want[1] {
 			t.Errorf("abcd-dbea-ec, %d-byte reals: %s (cross %d, C strides %v, A strides %v), want M = %v... by C, unswapped",
 				tc.tile.Size, p.describe(), g.Cross, g.S[opC], g.S[opA], tc.want)
 		}
@@ -39,7 +44,7 @@ func TestPlanCrossOrder(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !q.Swapped || q.M.Cross != tc.tile.MR || !slices.Equal(q.M.Ext[:4], tc.want) || q.M.S[opA][1] != 1 {
+		if !q.Swapped || q.M.Cross != rows || !slices.Equal(q.M.Ext[:4], tc.want) || q.M.S[opA][1] != 1 {
 			t.Errorf("abcd-ec-dbea: %s (cross %d), want M = %v... swapped, A's (now B's) unit dim second", q.describe(), q.M.Cross, tc.want)
 		}
 		tile := tc.tile
@@ -157,13 +162,28 @@ func TestCrossOrderRandom(t *testing.T) {
 // runs minRun long on average go through PackX a run at a time, shorter
 // ones or a run with a unit step do not.
 func TestPackCross(t *testing.T) {
-	row := kernels.Lookup("avx2", "float32")
-	if row == nil || row.PackXGo == nil {
-		t.Skip("no AVX2 float32 row with a cross packer")
+	// AVX2's 16-row tile with 8 lanes, and AVX-512's 48-row one with 16.
+	for _, want := range []struct {
+		isa       string
+		mr, lanes int
+	}{{"avx2", 16, 8}, {"avx512", 48, 16}} {
+		var row *kernels.Kernel
+		for i := range kernels.Kernels {
+			if k := &kernels.Kernels[i]; k.ISA == want.isa && k.Real == "float32" && k.MR == want.mr {
+				row = k
+			}
+		}
+		if row == nil || row.PackXGo == nil {
+			t.Fatalf("no %s float32 row of %d rows with a cross packer", want.isa, want.mr)
+		}
+		testPackCross(t, row, want.lanes)
 	}
+}
+
+func testPackCross(t *testing.T, row *kernels.Kernel, lanes int) {
 	ops := typed.OpsByName("float32")
 	mr := row.MR
-	for _, D := range []int{32, 48} {
+	for _, D := range []int{2 * mr, 3 * mr} {
 		// A: dbea, a the unit dim, as float32.
 		const B, E, A = 3, 10, 20
 		sA := map[byte]int{'a': 1, 'e': A, 'b': A * E, 'd': A * E * B}
@@ -176,9 +196,9 @@ func TestPackCross(t *testing.T) {
 			Dim{Ext: B, S: [3]int{opA: sA['b'], opC: D * 7}},
 			Dim{Ext: A, S: [3]int{opA: 1, opC: D * 7 * B}},
 		)
-		g.crossOrder(opA, Tile{MR: mr, NR: row.NR, Lanes: 8, Size: 4, Cross: 8})
+		g.crossOrder(opA, Tile{MR: mr, NR: row.NR, Lanes: lanes, Size: 4, Cross: lanes})
 		if g.Cross == 0 {
-			t.Fatalf("D %d: the group was not ordered: %v", D, g.Ext)
+			t.Fatalf("%s: D %d: the group was not ordered: %v", row.Name, D, g.Ext)
 		}
 		tl := plainTiling(mr)
 		for _, depth := range []struct {
@@ -190,7 +210,7 @@ func TestPackCross(t *testing.T) {
 			{"two long runs", []int64{0, 20, 40, 60, 80, 100, 120, 140, 2000, 2020, 2040, 2060, 2080, 2100, 2120, 2140}},
 			{"a unit run", []int64{0, 20, 40, 60, 80, 100, 120, 140, 2000, 2001, 2002, 2003, 2004, 2005, 2006, 2007}},
 		} {
-			for _, mc := range []int{64, 128, 240} {
+			for _, mc := range []int{4 * mr, 8 * mr, 15 * mr} {
 				x := newCrossPacking(row, ops, 4)
 				kc := len(depth.kA)
 				mSl := tl.count(mc)
@@ -201,19 +221,19 @@ func TestPackCross(t *testing.T) {
 					tl.steps(sc.aRowBS, sc.aRow)
 					dst := make([]float32, mSl*mr*kc)
 					if s, i, p, got, v, ok := packCompare(x, dst, src, sc, depth.kA, mc); !ok {
-						t.Fatalf("D %d, %s depth, MC %d, block at %d: sliver %d (%d, %d) = %v, want %v", D, depth.name, mc, ic, s, i, p, got, v)
+						t.Fatalf("%s: D %d, %s depth, MC %d, block at %d: sliver %d (%d, %d) = %v, want %v", row.Name, D, depth.name, mc, ic, s, i, p, got, v)
 					}
 					want += mSl
 				}
 				calls, slivers := x.calls, x.lanes
 				if depth.name == "one dim" && (slivers != want || calls*2 > want) {
-					t.Errorf("D %d, MC %d: PackX packed %d of %d slivers in %d calls", D, mc, slivers, want, calls)
+					t.Errorf("%s: D %d, MC %d: PackX packed %d of %d slivers in %d calls", row.Name, D, mc, slivers, want, calls)
 				}
 				if depth.name == "two long runs" && (slivers != 2*want || calls > want) {
-					t.Errorf("D %d, MC %d: PackX packed %d of %d slivers' runs in %d calls", D, mc, slivers, 2*want, calls)
+					t.Errorf("%s: D %d, MC %d: PackX packed %d of %d slivers' runs in %d calls", row.Name, D, mc, slivers, 2*want, calls)
 				}
 				if (depth.name == "two dims" || depth.name == "a unit run") && calls != 0 {
-					t.Errorf("D %d, MC %d: PackX ran on a depth of %s", D, mc, depth.name)
+					t.Errorf("%s: D %d, MC %d: PackX ran on a depth of %s", row.Name, D, mc, depth.name)
 				}
 			}
 		}
@@ -274,6 +294,42 @@ func checkCrossKeyed[T real](t *testing.T, tol float64) {
 			if got := float64(c[i]); abs(got-want) > tol*(mag+1) {
 				t.Fatalf("%s, %d threads: C[%d,%d,%d,%d] = %v, want %v", ops.Type.Name, threads, ai, bi, ci, di, got, want)
 			}
+		}
+	}
+}
+
+// A group ordered for the cross packer whose lanes of slivers are taller
+// than MC (AVX-512 float32: 16 slivers of 48 rows against MC = 336) is
+// one MC block when that block's bytes fit the L2 share of MC·KC, as at
+// TCCG abcd-dbea-ec's depth of 96, so that each line of the input is
+// loaded once; at a depth of KC it is not (the block would not fit).
+func TestCrossGroupTallerThanMC(t *testing.T) {
+	k := kernels.Lookup("avx512", "float32")
+	if k == nil || k.PackX == nil {
+		t.Skip("no AVX-512 cross packer in this build")
+	}
+	testBlocks = &blocks{MC: 336, KC: 384, NC: 4092}
+	defer func() { testBlocks = nil }()
+	p := NewPool(1)
+	defer p.Close()
+	for _, tc := range []struct {
+		depth, wantMC int
+	}{{96, 768}, {384, 336}} {
+		c := newCall(p, 1)
+		c.kern, c.fn = k, funcOf(k)
+		c.mrR, c.nrR = k.MR, k.NR
+		c.cf, c.tsize, c.rsize = 1, 4, 4
+		// M: C's unit dim x (48 rows, a tile of the 48-row variant), then
+		// A's unit dim y in runs of 48 in C; N: 24 columns.
+		m := groupOf(Dim{Ext: 48, S: [3]int{opA: 1 << 20, opC: 1}}, Dim{Ext: 64, S: [3]int{opA: 1, opC: 4096}})
+		m.Cross = 48
+		c.plan = &Plan{Batch: Group{Size: 1}, M: m,
+			N: groupOf(Dim{Ext: 24, S: [3]int{opB: 1, opC: 48}}),
+			K: groupOf(Dim{Ext: tc.depth, S: [3]int{opA: 64, opB: 24}})}
+		c.chooseTeam()
+		p.release(c)
+		if c.direct || c.kern.MR != 48 || c.blk.MC != tc.wantMC {
+			t.Errorf("depth %d: direct %v, tile of %d rows, MC %d; want the 48-row tile and MC %d", tc.depth, c.direct, c.kern.MR, c.blk.MC, tc.wantMC)
 		}
 	}
 }

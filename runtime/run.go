@@ -266,10 +266,19 @@ func (c *call) chooseTeam() {
 		NC: balance(p.N.Size, maxRows(c.tileN, kb.NC/nr), c.tileN.block()),
 	}
 	// A group ordered for the cross-sliver packer: MC blocks of whole
-	// groups of slivers, so that none is packed by a partial group.
+	// groups of slivers, so that none is packed by a partial group. A
+	// group taller than MC (AVX-512: 16 float32 slivers of 48 rows) is
+	// one block when the block's bytes stay within the L2 share MC and
+	// KC allow, as they do at TCCG's shallow depths: otherwise each line
+	// of the input is loaded by two or three blocks, a part each.
 	if p.M.Cross == mr && c.cf == 1 {
-		if g := packXLanes(c.kern, c.rsize) * mr; g > 0 && c.blk.MC >= g {
-			c.blk.MC -= c.blk.MC % g
+		if g := packXLanes(c.kern, c.rsize) * mr; g > 0 {
+			switch {
+			case c.blk.MC >= g:
+				c.blk.MC -= c.blk.MC % g
+			case g*kc <= kb.MC/c.cf*kb.KC && p.M.Size >= g:
+				c.blk.MC = g
+			}
 		}
 	}
 	// A shared round needs a few units per member to balance: short M is
