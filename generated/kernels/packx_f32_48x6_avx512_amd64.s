@@ -6,7 +6,7 @@
 
 // func packx_f32_48x6_avx512(dst *byte, src *byte, slivers int, rows int, k int, rowStep int, kStep int, sliverStep int)
 // Requires: AVX, AVX512F, BMI2, CMOV
-TEXT ·packx_f32_48x6_avx512(SB), NOSPLIT, $0-64
+TEXT ·packx_f32_48x6_avx512(SB), NOSPLIT, $24-64
 	MOVQ    dst+0(FP), DI
 	MOVQ    src+8(FP), SI
 	MOVQ    slivers+16(FP), CX
@@ -35,10 +35,16 @@ TEXT ·packx_f32_48x6_avx512(SB), NOSPLIT, $0-64
 	MOVQ    $-1, AX
 	BZHIQ   CX, AX, AX
 	KMOVW   AX, K1
+	MOVQ    SI, (SP)
+	MOVQ    DI, 8(SP)
+	MOVQ    R9, 16(SP)
 	CMPQ    CX, $0x00000010
 	JNE     part
+	MOVQ    (SP), SI
+	MOVQ    8(SP), DI
+	MOVQ    16(SP), R9
 
-fstep:
+fstep0:
 	MOVQ    SI, AX
 	CMPQ    R8, $0x00000000
 	JLE     fz0_0
@@ -227,59 +233,71 @@ ft0:
 	VMOVUPS    Z13, (BX)(DX*1)
 	VMOVUPS    Z14, (BX)(DX*2)
 	VMOVUPS    Z15, (BX)(R12*1)
-	CMPQ       R8, $0x00000010
-	JLE        fz1_0
-	VMOVUPS    (AX), Z0
-	CMPQ       R8, $0x00000011
-	JLE        fz1_1
-	VMOVUPS    (AX)(R10*1), Z1
-	CMPQ       R8, $0x00000012
-	JLE        fz1_2
-	VMOVUPS    (AX)(R10*2), Z2
-	CMPQ       R8, $0x00000013
-	JLE        fz1_3
-	VMOVUPS    (AX)(R13*1), Z3
-	LEAQ       (AX)(R10*4), AX
-	CMPQ       R8, $0x00000014
-	JLE        fz1_4
-	VMOVUPS    (AX), Z4
-	CMPQ       R8, $0x00000015
-	JLE        fz1_5
-	VMOVUPS    (AX)(R10*1), Z5
-	CMPQ       R8, $0x00000016
-	JLE        fz1_6
-	VMOVUPS    (AX)(R10*2), Z6
-	CMPQ       R8, $0x00000017
-	JLE        fz1_7
-	VMOVUPS    (AX)(R13*1), Z7
-	LEAQ       (AX)(R10*4), AX
-	CMPQ       R8, $0x00000018
-	JLE        fz1_8
-	VMOVUPS    (AX), Z8
-	CMPQ       R8, $0x00000019
-	JLE        fz1_9
-	VMOVUPS    (AX)(R10*1), Z9
-	CMPQ       R8, $0x0000001a
-	JLE        fz1_10
-	VMOVUPS    (AX)(R10*2), Z10
-	CMPQ       R8, $0x0000001b
-	JLE        fz1_11
-	VMOVUPS    (AX)(R13*1), Z11
-	LEAQ       (AX)(R10*4), AX
-	CMPQ       R8, $0x0000001c
-	JLE        fz1_12
-	VMOVUPS    (AX), Z12
-	CMPQ       R8, $0x0000001d
-	JLE        fz1_13
-	VMOVUPS    (AX)(R10*1), Z13
-	CMPQ       R8, $0x0000001e
-	JLE        fz1_14
-	VMOVUPS    (AX)(R10*2), Z14
-	CMPQ       R8, $0x0000001f
-	JLE        fz1_15
-	VMOVUPS    (AX)(R13*1), Z15
-	LEAQ       (AX)(R10*4), AX
-	JMP        ft1
+	ADDQ       $0x000000c0, DI
+	ADDQ       R11, SI
+	DECQ       R9
+	JNZ        fstep0
+	MOVQ       (SP), SI
+	IMUL3Q     $0x00000010, R10, AX
+	ADDQ       AX, SI
+	MOVQ       8(SP), DI
+	MOVQ       16(SP), R9
+
+fstep1:
+	MOVQ    SI, AX
+	CMPQ    R8, $0x00000010
+	JLE     fz1_0
+	VMOVUPS (AX), Z0
+	CMPQ    R8, $0x00000011
+	JLE     fz1_1
+	VMOVUPS (AX)(R10*1), Z1
+	CMPQ    R8, $0x00000012
+	JLE     fz1_2
+	VMOVUPS (AX)(R10*2), Z2
+	CMPQ    R8, $0x00000013
+	JLE     fz1_3
+	VMOVUPS (AX)(R13*1), Z3
+	LEAQ    (AX)(R10*4), AX
+	CMPQ    R8, $0x00000014
+	JLE     fz1_4
+	VMOVUPS (AX), Z4
+	CMPQ    R8, $0x00000015
+	JLE     fz1_5
+	VMOVUPS (AX)(R10*1), Z5
+	CMPQ    R8, $0x00000016
+	JLE     fz1_6
+	VMOVUPS (AX)(R10*2), Z6
+	CMPQ    R8, $0x00000017
+	JLE     fz1_7
+	VMOVUPS (AX)(R13*1), Z7
+	LEAQ    (AX)(R10*4), AX
+	CMPQ    R8, $0x00000018
+	JLE     fz1_8
+	VMOVUPS (AX), Z8
+	CMPQ    R8, $0x00000019
+	JLE     fz1_9
+	VMOVUPS (AX)(R10*1), Z9
+	CMPQ    R8, $0x0000001a
+	JLE     fz1_10
+	VMOVUPS (AX)(R10*2), Z10
+	CMPQ    R8, $0x0000001b
+	JLE     fz1_11
+	VMOVUPS (AX)(R13*1), Z11
+	LEAQ    (AX)(R10*4), AX
+	CMPQ    R8, $0x0000001c
+	JLE     fz1_12
+	VMOVUPS (AX), Z12
+	CMPQ    R8, $0x0000001d
+	JLE     fz1_13
+	VMOVUPS (AX)(R10*1), Z13
+	CMPQ    R8, $0x0000001e
+	JLE     fz1_14
+	VMOVUPS (AX)(R10*2), Z14
+	CMPQ    R8, $0x0000001f
+	JLE     fz1_15
+	VMOVUPS (AX)(R13*1), Z15
+	LEAQ    (AX)(R10*4), AX
+	JMP     ft1
 
 fz1_0:
 	VPXORD Z0, Z0, Z0
@@ -414,59 +432,71 @@ ft1:
 	VMOVUPS    Z13, 64(BX)(DX*1)
 	VMOVUPS    Z14, 64(BX)(DX*2)
 	VMOVUPS    Z15, 64(BX)(R12*1)
-	CMPQ       R8, $0x00000020
-	JLE        fz2_0
-	VMOVUPS    (AX), Z0
-	CMPQ       R8, $0x00000021
-	JLE        fz2_1
-	VMOVUPS    (AX)(R10*1), Z1
-	CMPQ       R8, $0x00000022
-	JLE        fz2_2
-	VMOVUPS    (AX)(R10*2), Z2
-	CMPQ       R8, $0x00000023
-	JLE        fz2_3
-	VMOVUPS    (AX)(R13*1), Z3
-	LEAQ       (AX)(R10*4), AX
-	CMPQ       R8, $0x00000024
-	JLE        fz2_4
-	VMOVUPS    (AX), Z4
-	CMPQ       R8, $0x00000025
-	JLE        fz2_5
-	VMOVUPS    (AX)(R10*1), Z5
-	CMPQ       R8, $0x00000026
-	JLE        fz2_6
-	VMOVUPS    (AX)(R10*2), Z6
-	CMPQ       R8, $0x00000027
-	JLE        fz2_7
-	VMOVUPS    (AX)(R13*1), Z7
-	LEAQ       (AX)(R10*4), AX
-	CMPQ       R8, $0x00000028
-	JLE        fz2_8
-	VMOVUPS    (AX), Z8
-	CMPQ       R8, $0x00000029
-	JLE        fz2_9
-	VMOVUPS    (AX)(R10*1), Z9
-	CMPQ       R8, $0x0000002a
-	JLE        fz2_10
-	VMOVUPS    (AX)(R10*2), Z10
-	CMPQ       R8, $0x0000002b
-	JLE        fz2_11
-	VMOVUPS    (AX)(R13*1), Z11
-	LEAQ       (AX)(R10*4), AX
-	CMPQ       R8, $0x0000002c
-	JLE        fz2_12
-	VMOVUPS    (AX), Z12
-	CMPQ       R8, $0x0000002d
-	JLE        fz2_13
-	VMOVUPS    (AX)(R10*1), Z13
-	CMPQ       R8, $0x0000002e
-	JLE        fz2_14
-	VMOVUPS    (AX)(R10*2), Z14
-	CMPQ       R8, $0x0000002f
-	JLE        fz2_15
-	VMOVUPS    (AX)(R13*1), Z15
-	LEAQ       (AX)(R10*4), AX
-	JMP        ft2
+	ADDQ       $0x000000c0, DI
+	ADDQ       R11, SI
+	DECQ       R9
+	JNZ        fstep1
+	MOVQ       (SP), SI
+	IMUL3Q     $0x00000020, R10, AX
+	ADDQ       AX, SI
+	MOVQ       8(SP), DI
+	MOVQ       16(SP), R9
+
+fstep2:
+	MOVQ    SI, AX
+	CMPQ    R8, $0x00000020
+	JLE     fz2_0
+	VMOVUPS (AX), Z0
+	CMPQ    R8, $0x00000021
+	JLE     fz2_1
+	VMOVUPS (AX)(R10*1), Z1
+	CMPQ    R8, $0x00000022
+	JLE     fz2_2
+	VMOVUPS (AX)(R10*2), Z2
+	CMPQ    R8, $0x00000023
+	JLE     fz2_3
+	VMOVUPS (AX)(R13*1), Z3
+	LEAQ    (AX)(R10*4), AX
+	CMPQ    R8, $0x00000024
+	JLE     fz2_4
+	VMOVUPS (AX), Z4
+	CMPQ    R8, $0x00000025
+	JLE     fz2_5
+	VMOVUPS (AX)(R10*1), Z5
+	CMPQ    R8, $0x00000026
+	JLE     fz2_6
+	VMOVUPS (AX)(R10*2), Z6
+	CMPQ    R8, $0x00000027
+	JLE     fz2_7
+	VMOVUPS (AX)(R13*1), Z7
+	LEAQ    (AX)(R10*4), AX
+	CMPQ    R8, $0x00000028
+	JLE     fz2_8
+	VMOVUPS (AX), Z8
+	CMPQ    R8, $0x00000029
+	JLE     fz2_9
+	VMOVUPS (AX)(R10*1), Z9
+	CMPQ    R8, $0x0000002a
+	JLE     fz2_10
+	VMOVUPS (AX)(R10*2), Z10
+	CMPQ    R8, $0x0000002b
+	JLE     fz2_11
+	VMOVUPS (AX)(R13*1), Z11
+	LEAQ    (AX)(R10*4), AX
+	CMPQ    R8, $0x0000002c
+	JLE     fz2_12
+	VMOVUPS (AX), Z12
+	CMPQ    R8, $0x0000002d
+	JLE     fz2_13
+	VMOVUPS (AX)(R10*1), Z13
+	CMPQ    R8, $0x0000002e
+	JLE     fz2_14
+	VMOVUPS (AX)(R10*2), Z14
+	CMPQ    R8, $0x0000002f
+	JLE     fz2_15
+	VMOVUPS (AX)(R13*1), Z15
+	LEAQ    (AX)(R10*4), AX
+	JMP     ft2
 
 fz2_0:
 	VPXORD Z0, Z0, Z0
@@ -604,12 +634,16 @@ ft2:
 	ADDQ       $0x000000c0, DI
 	ADDQ       R11, SI
 	DECQ       R9
-	JNZ        fstep
+	JNZ        fstep2
 	VZEROUPPER
 	RET
 
 part:
-pstep:
+	MOVQ (SP), SI
+	MOVQ 8(SP), DI
+	MOVQ 16(SP), R9
+
+pstep0:
 	MOVQ      SI, AX
 	CMPQ      R8, $0x00000000
 	JLE       pz0_0
@@ -830,6 +864,18 @@ pt0:
 	VMOVUPS    Z15, (BX)(R12*1)
 
 ps0:
+	ADDQ   $0x000000c0, DI
+	ADDQ   R11, SI
+	DECQ   R9
+	JNZ    pstep0
+	MOVQ   (SP), SI
+	IMUL3Q $0x00000010, R10, AX
+	ADDQ   AX, SI
+	MOVQ   8(SP), DI
+	MOVQ   16(SP), R9
+
+pstep1:
+	MOVQ      SI, AX
 	CMPQ      R8, $0x00000010
 	JLE       pz1_0
 	VMOVUPS.Z (AX), K1, Z0
@@ -1049,6 +1095,18 @@ pt1:
 	VMOVUPS    Z15, 64(BX)(R12*1)
 
 ps1:
+	ADDQ   $0x000000c0, DI
+	ADDQ   R11, SI
+	DECQ   R9
+	JNZ    pstep1
+	MOVQ   (SP), SI
+	IMUL3Q $0x00000020, R10, AX
+	ADDQ   AX, SI
+	MOVQ   8(SP), DI
+	MOVQ   16(SP), R9
+
+pstep2:
+	MOVQ      SI, AX
 	CMPQ      R8, $0x00000020
 	JLE       pz2_0
 	VMOVUPS.Z (AX), K1, Z0
@@ -1271,7 +1329,7 @@ ps2:
 	ADDQ $0x000000c0, DI
 	ADDQ R11, SI
 	DECQ R9
-	JNZ  pstep
+	JNZ  pstep2
 	VZEROUPPER
 	RET
 

@@ -6,7 +6,7 @@
 
 // func packx_f64_24x6_avx512(dst *byte, src *byte, slivers int, rows int, k int, rowStep int, kStep int, sliverStep int)
 // Requires: AVX, AVX512F, BMI2, CMOV
-TEXT ·packx_f64_24x6_avx512(SB), NOSPLIT, $0-64
+TEXT ·packx_f64_24x6_avx512(SB), NOSPLIT, $24-64
 	MOVQ    dst+0(FP), DI
 	MOVQ    src+8(FP), SI
 	MOVQ    slivers+16(FP), CX
@@ -35,10 +35,16 @@ TEXT ·packx_f64_24x6_avx512(SB), NOSPLIT, $0-64
 	MOVQ    $-1, AX
 	BZHIQ   CX, AX, AX
 	KMOVW   AX, K1
+	MOVQ    SI, (SP)
+	MOVQ    DI, 8(SP)
+	MOVQ    R9, 16(SP)
 	CMPQ    CX, $0x00000008
 	JNE     part
+	MOVQ    (SP), SI
+	MOVQ    8(SP), DI
+	MOVQ    16(SP), R9
 
-fstep:
+fstep0:
 	MOVQ    SI, AX
 	CMPQ    R8, $0x00000000
 	JLE     fz0_0
@@ -127,33 +133,45 @@ ft0:
 	VMOVUPD    Z21, (BX)(DX*1)
 	VMOVUPD    Z22, (BX)(DX*2)
 	VMOVUPD    Z23, (BX)(R12*1)
-	CMPQ       R8, $0x00000008
-	JLE        fz1_0
-	VMOVUPD    (AX), Z0
-	CMPQ       R8, $0x00000009
-	JLE        fz1_1
-	VMOVUPD    (AX)(R10*1), Z1
-	CMPQ       R8, $0x0000000a
-	JLE        fz1_2
-	VMOVUPD    (AX)(R10*2), Z2
-	CMPQ       R8, $0x0000000b
-	JLE        fz1_3
-	VMOVUPD    (AX)(R13*1), Z3
-	LEAQ       (AX)(R10*4), AX
-	CMPQ       R8, $0x0000000c
-	JLE        fz1_4
-	VMOVUPD    (AX), Z4
-	CMPQ       R8, $0x0000000d
-	JLE        fz1_5
-	VMOVUPD    (AX)(R10*1), Z5
-	CMPQ       R8, $0x0000000e
-	JLE        fz1_6
-	VMOVUPD    (AX)(R10*2), Z6
-	CMPQ       R8, $0x0000000f
-	JLE        fz1_7
-	VMOVUPD    (AX)(R13*1), Z7
-	LEAQ       (AX)(R10*4), AX
-	JMP        ft1
+	ADDQ       $0x000000c0, DI
+	ADDQ       R11, SI
+	DECQ       R9
+	JNZ        fstep0
+	MOVQ       (SP), SI
+	IMUL3Q     $0x00000008, R10, AX
+	ADDQ       AX, SI
+	MOVQ       8(SP), DI
+	MOVQ       16(SP), R9
+
+fstep1:
+	MOVQ    SI, AX
+	CMPQ    R8, $0x00000008
+	JLE     fz1_0
+	VMOVUPD (AX), Z0
+	CMPQ    R8, $0x00000009
+	JLE     fz1_1
+	VMOVUPD (AX)(R10*1), Z1
+	CMPQ    R8, $0x0000000a
+	JLE     fz1_2
+	VMOVUPD (AX)(R10*2), Z2
+	CMPQ    R8, $0x0000000b
+	JLE     fz1_3
+	VMOVUPD (AX)(R13*1), Z3
+	LEAQ    (AX)(R10*4), AX
+	CMPQ    R8, $0x0000000c
+	JLE     fz1_4
+	VMOVUPD (AX), Z4
+	CMPQ    R8, $0x0000000d
+	JLE     fz1_5
+	VMOVUPD (AX)(R10*1), Z5
+	CMPQ    R8, $0x0000000e
+	JLE     fz1_6
+	VMOVUPD (AX)(R10*2), Z6
+	CMPQ    R8, $0x0000000f
+	JLE     fz1_7
+	VMOVUPD (AX)(R13*1), Z7
+	LEAQ    (AX)(R10*4), AX
+	JMP     ft1
 
 fz1_0:
 	VPXORD Z0, Z0, Z0
@@ -214,33 +232,45 @@ ft1:
 	VMOVUPD    Z21, 64(BX)(DX*1)
 	VMOVUPD    Z22, 64(BX)(DX*2)
 	VMOVUPD    Z23, 64(BX)(R12*1)
-	CMPQ       R8, $0x00000010
-	JLE        fz2_0
-	VMOVUPD    (AX), Z0
-	CMPQ       R8, $0x00000011
-	JLE        fz2_1
-	VMOVUPD    (AX)(R10*1), Z1
-	CMPQ       R8, $0x00000012
-	JLE        fz2_2
-	VMOVUPD    (AX)(R10*2), Z2
-	CMPQ       R8, $0x00000013
-	JLE        fz2_3
-	VMOVUPD    (AX)(R13*1), Z3
-	LEAQ       (AX)(R10*4), AX
-	CMPQ       R8, $0x00000014
-	JLE        fz2_4
-	VMOVUPD    (AX), Z4
-	CMPQ       R8, $0x00000015
-	JLE        fz2_5
-	VMOVUPD    (AX)(R10*1), Z5
-	CMPQ       R8, $0x00000016
-	JLE        fz2_6
-	VMOVUPD    (AX)(R10*2), Z6
-	CMPQ       R8, $0x00000017
-	JLE        fz2_7
-	VMOVUPD    (AX)(R13*1), Z7
-	LEAQ       (AX)(R10*4), AX
-	JMP        ft2
+	ADDQ       $0x000000c0, DI
+	ADDQ       R11, SI
+	DECQ       R9
+	JNZ        fstep1
+	MOVQ       (SP), SI
+	IMUL3Q     $0x00000010, R10, AX
+	ADDQ       AX, SI
+	MOVQ       8(SP), DI
+	MOVQ       16(SP), R9
+
+fstep2:
+	MOVQ    SI, AX
+	CMPQ    R8, $0x00000010
+	JLE     fz2_0
+	VMOVUPD (AX), Z0
+	CMPQ    R8, $0x00000011
+	JLE     fz2_1
+	VMOVUPD (AX)(R10*1), Z1
+	CMPQ    R8, $0x00000012
+	JLE     fz2_2
+	VMOVUPD (AX)(R10*2), Z2
+	CMPQ    R8, $0x00000013
+	JLE     fz2_3
+	VMOVUPD (AX)(R13*1), Z3
+	LEAQ    (AX)(R10*4), AX
+	CMPQ    R8, $0x00000014
+	JLE     fz2_4
+	VMOVUPD (AX), Z4
+	CMPQ    R8, $0x00000015
+	JLE     fz2_5
+	VMOVUPD (AX)(R10*1), Z5
+	CMPQ    R8, $0x00000016
+	JLE     fz2_6
+	VMOVUPD (AX)(R10*2), Z6
+	CMPQ    R8, $0x00000017
+	JLE     fz2_7
+	VMOVUPD (AX)(R13*1), Z7
+	LEAQ    (AX)(R10*4), AX
+	JMP     ft2
 
 fz2_0:
 	VPXORD Z0, Z0, Z0
@@ -304,12 +334,16 @@ ft2:
 	ADDQ       $0x000000c0, DI
 	ADDQ       R11, SI
 	DECQ       R9
-	JNZ        fstep
+	JNZ        fstep2
 	VZEROUPPER
 	RET
 
 part:
-pstep:
+	MOVQ (SP), SI
+	MOVQ 8(SP), DI
+	MOVQ 16(SP), R9
+
+pstep0:
 	MOVQ      SI, AX
 	CMPQ      R8, $0x00000000
 	JLE       pz0_0
@@ -414,6 +448,18 @@ pt0:
 	VMOVUPD    Z23, (BX)(R12*1)
 
 ps0:
+	ADDQ   $0x000000c0, DI
+	ADDQ   R11, SI
+	DECQ   R9
+	JNZ    pstep0
+	MOVQ   (SP), SI
+	IMUL3Q $0x00000008, R10, AX
+	ADDQ   AX, SI
+	MOVQ   8(SP), DI
+	MOVQ   16(SP), R9
+
+pstep1:
+	MOVQ      SI, AX
 	CMPQ      R8, $0x00000008
 	JLE       pz1_0
 	VMOVUPD.Z (AX), K1, Z0
@@ -517,6 +563,18 @@ pt1:
 	VMOVUPD    Z23, 64(BX)(R12*1)
 
 ps1:
+	ADDQ   $0x000000c0, DI
+	ADDQ   R11, SI
+	DECQ   R9
+	JNZ    pstep1
+	MOVQ   (SP), SI
+	IMUL3Q $0x00000010, R10, AX
+	ADDQ   AX, SI
+	MOVQ   8(SP), DI
+	MOVQ   16(SP), R9
+
+pstep2:
+	MOVQ      SI, AX
 	CMPQ      R8, $0x00000010
 	JLE       pz2_0
 	VMOVUPD.Z (AX), K1, Z0
@@ -623,7 +681,7 @@ ps2:
 	ADDQ $0x000000c0, DI
 	ADDQ R11, SI
 	DECQ R9
-	JNZ  pstep
+	JNZ  pstep2
 	VZEROUPPER
 	RET
 
