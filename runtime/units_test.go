@@ -63,3 +63,22 @@ func chooseFor(p *Pool, threads int, real string, m, n, k Dim) *call {
 	p.release(c)
 	return c
 }
+
+// A small product runs on the calling goroutine alone (64³: 0.5 Mflop);
+// one of 2·parallelFlops or more takes a team (128³: 4.2 Mflop).
+func TestSmallCallsStayOnCaller(t *testing.T) {
+	p := NewPool(2)
+	defer p.Close()
+	for _, tc := range []struct {
+		n, members int
+	}{{64, 1}, {96, 1}, {128, 2}} {
+		n := tc.n
+		c := chooseFor(p, 2, "float32",
+			Dim{Ext: n, S: [3]int{1, 0, 1}},
+			Dim{Ext: n, S: [3]int{0, n, n}},
+			Dim{Ext: n, S: [3]int{n, 1, 0}})
+		if c.members != tc.members {
+			t.Errorf("%d³ float32 on a pool of 2: %d members, want %d", n, c.members, tc.members)
+		}
+	}
+}
