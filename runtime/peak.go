@@ -64,9 +64,9 @@ func peakOn(isa, real string, threads int) float64 {
 			defer goruntime.UnlockOSThread()
 			ready.Done()
 			for range start[t] {
-				// All threads start together once all are running: a
-				// woken thread can take a millisecond, a whole
-				// repetition, to get its CPU back on these VMs.
+				// All threads start together once all are running,
+				// so that a thread woken late does not count its
+				// wake-up as probe time.
 				arrived.Add(1)
 				for arrived.Load() < int32(threads) {
 				}
