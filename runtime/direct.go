@@ -138,11 +138,10 @@ func (c *call) tallDirect() bool {
 
 // directTall is one batch element's product on the direct path for a
 // tall product (tallDirect): this member's share of the runs of M's
-// fastest dim, each in row tiles, each row tile against every column tile
-// in turn, in steps of directKC.
+// fastest dim, each in one kernel call over its row and column tiles, in
+// steps of directKC.
 func (c *call) directTall(member, members int, off [3]int) {
 	p := c.plan
-	mr, nr := c.kern.MR, c.kern.NR
 	e0 := p.M.Dims[0].Ext
 	lda, rsb := p.K.Dims[0].S[opA], p.K.Dims[0].S[opB]
 	csb, csc := 0, 0
@@ -160,14 +159,10 @@ func (c *call) directTall(member, members int, off [3]int) {
 		for r := r0; r < r1; r++ {
 			ao := offsetAt(p.M.Ext[1:], p.M.S[opA][1:], r)
 			co := offsetAt(p.M.Ext[1:], p.M.S[opC][1:], r)
-			for i := 0; i < e0; i += mr {
-				ap := (*byte)(unsafe.Add(aBase, int64(ao+i+pc*lda)*sz))
-				for j := 0; j < N; j += nr {
-					bp := (*byte)(unsafe.Add(bBase, int64(pc*rsb+j*csb)*sz))
-					cp := (*byte)(unsafe.Add(cBase, int64(co+i+j*csc)*sz))
-					c.kern.Direct(kc, ap, lda, bp, rsb, csb, cp, 1, csc, min(mr, e0-i), min(nr, N-j), alpha, beta)
-				}
-			}
+			bp := (*byte)(unsafe.Add(bBase, int64(pc*rsb)*sz))
+			ap := (*byte)(unsafe.Add(aBase, int64(ao+pc*lda)*sz))
+			cp := (*byte)(unsafe.Add(cBase, int64(co)*sz))
+			c.kern.Direct(kc, ap, lda, bp, rsb, csb, cp, 1, csc, e0, N, alpha, beta)
 		}
 	}
 }
@@ -201,13 +196,14 @@ func (c *call) directSolo() {
 }
 
 // directGemm is one batch element's product on the direct path: this
-// member's share of the column tiles, every row tile, in steps of directKC.
-// With N of several dims (skinnyDirect) each column tile's offsets in B and
-// C come from N's dims (Offsets), and a tile whose columns are not evenly
-// spaced in both runs as pieces that are.
+// member's share of the column tiles, every row tile, in steps of directKC,
+// all in one kernel call when the columns are evenly spaced. With N of
+// several dims (skinnyDirect) each column tile's offsets in B and C come
+// from N's dims (Offsets), and a tile whose columns are not evenly spaced
+// in both runs as pieces that are, one call each.
 func (c *call) directGemm(member, members int, off [3]int) {
 	p := c.plan
-	mr, nr := c.kern.MR, c.kern.NR
+	nr := c.kern.NR
 	stride := func(g *Group, o int) int {
 		if len(g.Dims) == 0 {
 			return 0
@@ -221,37 +217,43 @@ func (c *call) directGemm(member, members int, off [3]int) {
 	aBase, bBase, cBase := c.bases(off)
 	M, N, K := p.M.Size, p.N.Size, p.K.Size
 	t0, t1 := split(ceilDiv(N, nr), members, member, 1)
+	if t0 >= t1 {
+		return
+	}
 	alpha := (*byte)(unsafe.Pointer(&c.kalpha))
 	var bOff, cOff [maxTileCols]int64
 	for pc := 0; pc < K; pc += directKC {
 		kc := min(directKC, K-pc)
 		beta := c.directBeta(pc)
+		if !scatter {
+			// Evenly spaced columns: one call runs this member's tiles.
+			j := t0 * nr
+			n := min(N, t1*nr) - j
+			bp := (*byte)(unsafe.Add(bBase, int64(pc*rsb+j*csb)*sz))
+			ap := (*byte)(unsafe.Add(aBase, int64(pc*lda)*sz))
+			cp := (*byte)(unsafe.Add(cBase, int64(j*csc)*sz))
+			c.kern.Direct(kc, ap, lda, bp, rsb, csb, cp, rsc, csc, M, n, alpha, beta)
+			continue
+		}
+		// N of several dims: each tile's columns in pieces that are
+		// evenly spaced in both B and C.
 		for t := t0; t < t1; t++ {
 			j := t * nr
 			n := min(nr, N-j)
-			if scatter {
-				Offsets(bOff[:n], p.N.Ext, p.N.S[opB], j)
-				Offsets(cOff[:n], p.N.Ext, p.N.S[opC], j)
-			}
+			Offsets(bOff[:n], p.N.Ext, p.N.S[opB], j)
+			Offsets(cOff[:n], p.N.Ext, p.N.S[opC], j)
 			for q0 := 0; q0 < n; {
-				// One piece of evenly spaced columns: the whole tile
-				// unless N has several dims.
-				q1, bo, co, db, dc := n, int64(j*csb), int64(j*csc), csb, csc
-				if scatter {
-					q1, bo, co, db, dc = q0+1, bOff[q0], cOff[q0], 0, 0
-					if q1 < n {
-						db, dc = int(bOff[q1]-bo), int(cOff[q1]-co)
-					}
-					for q1 < n && bOff[q1]-bOff[q1-1] == int64(db) && cOff[q1]-cOff[q1-1] == int64(dc) {
-						q1++
-					}
+				q1, bo, co, db, dc := q0+1, bOff[q0], cOff[q0], 0, 0
+				if q1 < n {
+					db, dc = int(bOff[q1]-bo), int(cOff[q1]-co)
+				}
+				for q1 < n && bOff[q1]-bOff[q1-1] == int64(db) && cOff[q1]-cOff[q1-1] == int64(dc) {
+					q1++
 				}
 				bp := (*byte)(unsafe.Add(bBase, (int64(pc*rsb)+bo)*sz))
-				for i := 0; i < M; i += mr {
-					ap := (*byte)(unsafe.Add(aBase, int64(i+pc*lda)*sz))
-					cp := (*byte)(unsafe.Add(cBase, (int64(i*rsc)+co)*sz))
-					c.kern.Direct(kc, ap, lda, bp, rsb, db, cp, rsc, dc, min(mr, M-i), q1-q0, alpha, beta)
-				}
+				ap := (*byte)(unsafe.Add(aBase, int64(pc*lda)*sz))
+				cp := (*byte)(unsafe.Add(cBase, co*sz))
+				c.kern.Direct(kc, ap, lda, bp, rsb, db, cp, rsc, dc, M, q1-q0, alpha, beta)
 				q0 = q1
 			}
 		}

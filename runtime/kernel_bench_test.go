@@ -221,9 +221,9 @@ func benchDirect(b *testing.B, f func(b *testing.B, k *kernels.Kernel)) {
 
 // BenchmarkDirect runs the direct kernel over a whole n×n×n product as a
 // driver would, with nothing packed: column-major A, B and C (leading
-// dimension n), the tiles of each column block in turn, depth n in one
-// call, alpha = 1 and beta = 0; edge tiles pass their m and n (n = 100
-// has them in both directions).
+// dimension n), one call per row block running its column tiles in turn,
+// depth n in one step, alpha = 1 and beta = 0; edge tiles get their m and n
+// (n = 100 has them in both directions).
 func BenchmarkDirect(b *testing.B) {
 	benchDirect(b, func(b *testing.B, k *kernels.Kernel) {
 		r, _ := spec.RealByName(k.Real)
@@ -234,12 +234,9 @@ func BenchmarkDirect(b *testing.B) {
 			beta := make([]byte, 8)
 			b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 				measure(b, k, 2*float64(n*n*n), func() {
-					for j := 0; j < n; j += k.NR {
-						nn := min(k.NR, n-j)
-						for i := 0; i < n; i += k.MR {
-							k.Direct(n, &a[i*sz], n, &bb[j*n*sz], 1, n, &c[(i+j*n)*sz], 1, n,
-								min(k.MR, n-i), nn, alpha, &beta[0])
-						}
+					for i := 0; i < n; i += k.MR {
+						k.Direct(n, &a[i*sz], n, &bb[0], 1, n, &c[i*sz], 1, n,
+							min(k.MR, n-i), n, alpha, &beta[0])
 					}
 				})
 			})

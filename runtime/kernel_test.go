@@ -389,7 +389,8 @@ func (cs *kcase[T]) runWith(t *testing.T, name string, call func(c, alpha, beta 
 
 // The direct-kernel suite: every direct kernel this machine can run
 // against its twin, every twin against the naive loop, over the depths of
-// the packed suite, every m ≤ MR and n ≤ NR, A and B in tight, padded,
+// the packed suite, every m ≤ MR and n ≤ NR and a few m and n of several
+// tiles (one call runs them in turn), A and B in tight, padded,
 // negative and general layouts, alpha and beta in {0, 1, −1, random}, NaN
 // in C when beta is 0, canaries around C, and A and B placed so that their
 // last readable element abuts a PROT_NONE page (or their first follows
@@ -497,6 +498,19 @@ var bLayouts = []struct {
 func checkDirect[T real](t *testing.T, k *kernels.Kernel, asm kernels.DirectFunc) {
 	typ, _ := spec.TypeByName(k.Real)
 	mr, nr := k.MR, k.NR
+	// One call runs a block of tiles: up to two row tiles and a row of a
+	// third, three column tiles and a column of a fourth. A, B and C are
+	// that large.
+	rows, cols := 2*mr+1, 3*nr+1
+	var ms, ns []int
+	for m := 0; m <= mr; m++ {
+		ms = append(ms, m)
+	}
+	for n := 0; n <= nr; n++ {
+		ns = append(ns, n)
+	}
+	ms = append(ms, mr+1, 2*mr, rows)
+	ns = append(ns, nr+1, 2*nr, cols)
 	rng := rand.New(rand.NewPCG(uint64(mr), uint64(nr)+1))
 	rnd := func() T { return T(rng.Float64()*2 - 1) }
 	scalars := []T{0, 1, -1, T(0.6180339887498949)}
@@ -504,30 +518,31 @@ func checkDirect[T real](t *testing.T, k *kernels.Kernel, asm kernels.DirectFunc
 	abCombos := len(aLayouts) * len(bLayouts)
 	pick := 0
 	for _, kk := range depths(k.Unroll) {
-		av := make([]T, mr*kk) // A(i,p) at i + p*mr
-		bv := make([]T, kk*nr) // B(p,j) at p + j*kk
+		av := make([]T, rows*kk) // A(i,p) at i + p*rows
+		bv := make([]T, kk*cols) // B(p,j) at p + j*kk
 		for i := range av {
 			av[i] = rnd()
 		}
 		for i := range bv {
 			bv[i] = rnd()
 		}
-		ref := make([]float64, mr*nr)
-		mag := make([]float64, mr*nr)
-		for j := 0; j < nr; j++ {
-			for i := 0; i < mr; i++ {
+		ref := make([]float64, rows*cols)
+		mag := make([]float64, rows*cols)
+		for j := 0; j < cols; j++ {
+			for i := 0; i < rows; i++ {
 				for p := 0; p < kk; p++ {
-					x := float64(av[i+p*mr]) * float64(bv[p+j*kk])
-					ref[j*mr+i] += x
-					mag[j*mr+i] += math.Abs(x)
+					x := float64(av[i+p*rows]) * float64(bv[p+j*kk])
+					ref[j*rows+i] += x
+					mag[j*rows+i] += math.Abs(x)
 				}
 			}
 		}
-		ra := newRegion[T](t, (mr+4)*(kk+1)+mr)
-		rb := newRegion[T](t, (3*kk+8)*(nr+1)+3*kk+8)
-		for m := 0; m <= mr; m++ {
-			for n := 0; n <= nr; n++ {
+		ra := newRegion[T](t, (rows+4)*(kk+1)+rows)
+		rb := newRegion[T](t, (3*kk+8)*(cols+1)+3*kk+8)
+		for _, m := range ms {
+			for _, n := range ns {
 				full := m == mr && n == nr
+				block := m == rows && n == cols
 				// A partial tile takes the next combination of alpha, beta
 				// and the three layouts. The full tile runs every alpha,
 				// beta and C layout (A and B layouts in turn), then every A
@@ -539,6 +554,12 @@ func checkDirect[T real](t *testing.T, k *kernels.Kernel, asm kernels.DirectFunc
 					}
 					for ab := 0; ab < abCombos; ab++ {
 						cases = append(cases, [2]int{(ab * 5) % cCombos, ab})
+					}
+				} else if block {
+					// Every A and B layout, so the tiles advance by
+					// strides of both signs.
+					for ab := 0; ab < abCombos; ab++ {
+						cases = append(cases, [2]int{(ab * 7) % cCombos, ab})
 					}
 				} else {
 					cases = append(cases, [2]int{pick % cCombos, pick % abCombos})
@@ -556,13 +577,13 @@ func checkDirect[T real](t *testing.T, k *kernels.Kernel, asm kernels.DirectFunc
 					bl := bLayouts[cb[1]/len(aLayouts)]
 					atEnd := (pick+ci)%2 == 0
 
-					lda := al.lda(m, mr)
+					lda := al.lda(m, rows)
 					rsb, csb := bl.rsb(kk, n), bl.csb(kk, n)
 					alo, ahi := span2(m, 1, kk, lda)
 					abuf, aorg := ra.place(t, alo, ahi, atEnd)
 					for p := 0; p < kk; p++ {
 						for i := 0; i < m; i++ {
-							abuf[aorg+i+p*lda] = av[i+p*mr]
+							abuf[aorg+i+p*lda] = av[i+p*rows]
 						}
 					}
 					blo, bhi := span2(kk, rsb, n, csb)
@@ -573,9 +594,9 @@ func checkDirect[T real](t *testing.T, k *kernels.Kernel, asm kernels.DirectFunc
 						}
 					}
 					cs := kcase[T]{
-						k: kk, m: m, n: n, mr: mr, nr: nr,
-						rsc: lay.rsc(mr, nr), csc: lay.csc(mr, nr), alpha: alpha, beta: beta,
-						ref: ref, mag: mag, tol: typ.Tol, c0: make([]T, mr*nr),
+						k: kk, m: m, n: n, mr: rows, nr: cols,
+						rsc: lay.rsc(rows, cols), csc: lay.csc(rows, cols), alpha: alpha, beta: beta,
+						ref: ref, mag: mag, tol: typ.Tol, c0: make([]T, rows*cols),
 					}
 					for i := range cs.c0 {
 						cs.c0[i] = rnd()

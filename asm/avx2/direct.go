@@ -11,16 +11,18 @@ import (
 )
 
 // direct emits the row's direct kernel: the packed kernel's register tile
-// and epilogue, with A read in place (column p at a + p·lda) and B
-// broadcast from b + p·rsb + j·csb, one k loop per column count up to n. A
-// full tile (m == MR) loads A plainly; a partial one (one loop set per
-// count of vectors holding rows below m) with VMASKMOV, whose mask is reloaded from the stack into
-// the destination register itself (the tile leaves no register to hold
-// it), so rows past m are never read.
+// and epilogue, tile after tile over
+// an m×n block (x86.Gen.NextDirectTile), with A
+// read in place (column p at a + p·lda) and B broadcast from b + p·rsb +
+// j·csb, one k loop per column count up to NR. A full tile (m == MR) loads A
+// plainly; a partial one (one loop set per count of vectors holding rows
+// below m) with VMASKMOV, whose mask is reloaded from the stack into the
+// destination register itself (the tile leaves no register to hold it), so
+// rows past m are never read.
 //
-// When m == MR, rsc == 1 and alpha == 1 the accumulators start as beta·C,
-// so the tile ends with stores alone; every other call zeroes them and runs
-// the packed kernel's epilogue.
+// When m == MR, rsc == 1 and alpha == 1 the accumulators start as beta·C, so
+// the tile ends with stores alone; every other call zeroes them and runs the
+// packed kernel's epilogue.
 func direct(g *x86.Gen) {
 	k := g.K
 	c := g.Ctx
@@ -28,13 +30,14 @@ func direct(g *x86.Gen) {
 	o := x86.OpsFor(c, g.Size)
 	name := x86.DirectName(k)
 	g.BeginDirect(
-		fmt.Sprintf("%s computes C := alpha·A·B + beta·C on the top-left m×n of one %d×%d tile", name, k.MR, k.NR),
-		fmt.Sprintf("of %s (AVX2+FMA) from unpacked operands: A(i,p) at a[i+p*lda], B(p,j) at b[p*rsb+j*csb],", k.Real),
+		fmt.Sprintf("%s computes C := alpha·A·B + beta·C on m×n of %s, m <= %d, in tiles of %d columns", name, k.Real, k.MR, k.NR),
+		"(AVX2+FMA) from unpacked operands: A(i,p) at a[i+p*lda], B(p,j) at b[p*rsb+j*csb],",
 		"C(i,j) at c[i*rsc+j*csc]. Rows i >= m of A and columns j >= n of B are never read;",
 		"beta == 0 never reads C.",
 	)
 	mask := maskTable(g, name+"_mask", k.MR)
 	rowMask := c.AllocLocal(k.MR * g.Size)
+	tiles := g.BeginDirectTiles()
 	g.EmptyTile()
 	g.LoadC()
 	one := uint64(math.Float64bits(1))
@@ -149,6 +152,7 @@ func direct(g *x86.Gen) {
 	c.Label("epilogue")
 	epilogue(g, p, o, mask, "done")
 	c.Label("done")
+	g.NextDirectTile(tiles)
 	c.VZEROUPPER()
 	c.RET()
 }

@@ -11,15 +11,17 @@ import (
 )
 
 // direct emits the row's direct kernel: the packed kernel's register tile
-// and epilogue, with A read in place (column p at a + p·lda, rows past m
-// masked off so they are never read) and B broadcast from b + p·rsb + j·csb.
-// There is one k loop for each count of vectors holding rows below m and
-// each column count up to n, so an edge tile does only its own FMAs.
+// and epilogue, tile after tile over
+// an m×n block (x86.Gen.NextDirectTile), with A
+// read in place (column p at a + p·lda, rows past m masked off so they are
+// never read) and B broadcast from b + p·rsb + j·csb. There is one k loop
+// for each count of vectors holding rows below m and each column count up to
+// NR, so an edge tile does only its own FMAs.
 //
 // When rsc == 1 and alpha == 1 (the common call) the accumulators start as
-// beta·C instead of zero, so the tile ends with stores alone: no multiply
-// or C load waits for the last FMA. Every other call zeroes them and runs
-// the packed kernel's epilogue.
+// beta·C instead of zero, so the tile ends with stores alone: no multiply or
+// C load waits for the last FMA. Every other call zeroes them and runs the
+// packed kernel's epilogue.
 func direct(g *x86.Gen) {
 	k := g.K
 	c := g.Ctx
@@ -27,11 +29,12 @@ func direct(g *x86.Gen) {
 	o := x86.OpsFor(c, g.Size)
 	name := x86.DirectName(k)
 	g.BeginDirect(
-		fmt.Sprintf("%s computes C := alpha·A·B + beta·C on the top-left m×n of one %d×%d tile", name, k.MR, k.NR),
-		fmt.Sprintf("of %s (AVX-512) from unpacked operands: A(i,p) at a[i+p*lda], B(p,j) at b[p*rsb+j*csb],", k.Real),
+		fmt.Sprintf("%s computes C := alpha·A·B + beta·C on m×n of %s, m <= %d, in tiles of %d columns", name, k.Real, k.MR, k.NR),
+		"(AVX-512) from unpacked operands: A(i,p) at a[i+p*lda], B(p,j) at b[p*rsb+j*csb],",
 		"C(i,j) at c[i*rsc+j*csc]. Rows i >= m of A and columns j >= n of B are never read;",
 		"beta == 0 never reads C.",
 	)
+	tiles := g.BeginDirectTiles()
 	g.EmptyTile()
 	rowMasks(g, p)
 	g.LoadC()
@@ -124,5 +127,5 @@ func direct(g *x86.Gen) {
 	}
 	c.JMP(operand.LabelRef("done"))
 	c.Label("epilogue")
-	epilogue(g, p, o)
+	epilogue(g, p, o, func() { g.NextDirectTile(tiles) })
 }

@@ -60,7 +60,7 @@ func kernel(g *x86.Gen) {
 	clearTile(g, p)
 	g.PrefetchC()
 	body(g, p, o)
-	epilogue(g, p, o)
+	epilogue(g, p, o, nil)
 }
 
 // clearTile zeroes the accumulators.
@@ -116,8 +116,8 @@ func rowMasks(g *x86.Gen, p plan) {
 // epilogue emits C := alpha·acc + beta·C on the rows the opmasks select,
 // with beta 0 (C never read), 1 (one FMA per vector) and general, and the
 // strided path for rsc != 1. It expects c, rsc and csc loaded and ends at
-// label "done" with the return.
-func epilogue(g *x86.Gen, p plan, o x86.Ops) {
+// label "done" with the return, which next (when not nil) may jump past.
+func epilogue(g *x86.Gen, p plan, o x86.Ops, next func()) {
 	c := g.Ctx
 	g.LoadEpilogueArgs()
 	scratch := append(append([]reg.VecPhysical{}, p.a...), p.b...)
@@ -168,6 +168,9 @@ func epilogue(g *x86.Gen, p plan, o x86.Ops) {
 		}
 	})
 	c.Label("done")
+	if next != nil {
+		next()
+	}
 	c.VZEROUPPER()
 	c.RET()
 }

@@ -67,13 +67,30 @@ func viewFile() *File {
 }
 
 // directTwin is the plain-loop reference of the direct kernel: it reads
-// only A(i,p) for i < m and B(p,j) for j < n, in place.
+// only A(i,p) for i < m and B(p,j) for j < n, in place, tile by tile in
+// the assembly's order (column tiles, and row tiles within each).
 func directTwin(f *File, k spec.Kernel, r spec.Real) {
 	name := directName(k) + "_go"
+	tile := directName(k) + "_tile_go"
 	T := goType(r)
 	f.Commentf("%s is the pure-Go twin of %s: C := alpha·A·B + beta·C on", name, directName(k))
-	f.Commentf("the top-left m×n of one %d×%d tile of %s, A(i,p) at a[i+p*lda] and B(p,j) at", k.MR, k.NR, k.Real)
+	f.Commentf("m×n of %s in %d×%d tiles, A(i,p) at a[i+p*lda] and B(p,j) at", k.Real, k.MR, k.NR)
 	f.Comment("b[p*rsb+j*csb] read in place, as plain loops (docs/internals.md).")
+	at := func(p string, off Code) Code {
+		return Parens(Op("*").Byte()).Call(Qual("unsafe", "Add").Call(Qual("unsafe", "Pointer").Call(Id(p)), Parens(off).Op("*").Lit(r.Size)))
+	}
+	f.Func().Id(name).Params(directParams()...).Block(
+		Const().Id("mr").Op(",").Id("nr").Op("=").List(Lit(k.MR), Lit(k.NR)),
+		For(Id("j").Op(":=").Lit(0), Id("j").Op("<").Id("n"), Id("j").Op("+=").Id("nr")).Block(
+			For(Id("i").Op(":=").Lit(0), Id("i").Op("<").Id("m"), Id("i").Op("+=").Id("mr")).Block(
+				Id(tile).Call(Id("k"), at("a", Id("i")), Id("lda"), at("b", Id("j").Op("*").Id("csb")), Id("rsb"), Id("csb"),
+					at("c", Id("i").Op("*").Id("rsc").Op("+").Id("j").Op("*").Id("csc")), Id("rsc"), Id("csc"),
+					Min(Id("mr"), Id("m").Op("-").Id("i")), Min(Id("nr"), Id("n").Op("-").Id("j")), Id("alpha"), Id("beta")),
+			),
+		),
+	)
+
+	f.Commentf("%s is one tile of %s: m <= %d, n <= %d.", tile, name, k.MR, k.NR)
 	body := []Code{
 		Const().Id("mr").Op(",").Id("nr").Op("=").List(Lit(k.MR), Lit(k.NR)),
 		List(Id("m"), Id("n")).Op("=").List(Min(Id("m"), Id("mr")), Min(Id("n"), Id("nr"))),
@@ -91,7 +108,7 @@ func directTwin(f *File, k spec.Kernel, r spec.Real) {
 		),
 	}
 	body = append(body, writeBack(r, func(i, j Code) Code { return Id("acc").Index(j).Index(i) })...)
-	f.Func().Id(name).Params(directParams()...).Block(body...)
+	f.Func().Id(tile).Params(directParams()...).Block(body...)
 }
 
 // packTwin is the plain-loop reference of one packer (w = MR for A, NR for B).

@@ -5,8 +5,22 @@
 #include "textflag.h"
 
 // func direct_f32_16x6_avx2(k int, a *byte, lda int, b *byte, rsb int, csb int, c *byte, rsc int, csc int, m int, n int, alpha *byte, beta *byte)
-// Requires: AVX, FMA3, MMX+
-TEXT ·direct_f32_16x6_avx2(SB), $448-104
+// Requires: AVX, CMOV, FMA3, MMX+
+TEXT ·direct_f32_16x6_avx2(SB), $480-104
+	MOVQ    a+8(FP), AX
+	MOVQ    AX, 64(SP)
+	MOVQ    c+48(FP), AX
+	MOVQ    AX, 72(SP)
+	MOVQ    m+72(FP), AX
+	MOVQ    AX, 80(SP)
+	MOVQ    m+72(FP), AX
+	MOVQ    AX, 88(SP)
+	MOVQ    $0x00000010, BX
+	CMPQ    AX, BX
+	CMOVQGT BX, AX
+	MOVQ    AX, m+72(FP)
+
+tile:
 	MOVQ  m+72(FP), R11
 	MOVQ  n+80(FP), R12
 	TESTQ R11, R11
@@ -2843,18 +2857,18 @@ strided:
 	VMULPS  Y12, Y9, Y9
 	VMULPS  Y12, Y10, Y10
 	VMULPS  Y12, Y11, Y11
-	VMOVUPS Y0, 64(SP)
-	VMOVUPS Y1, 96(SP)
-	VMOVUPS Y2, 128(SP)
-	VMOVUPS Y3, 160(SP)
-	VMOVUPS Y4, 192(SP)
-	VMOVUPS Y5, 224(SP)
-	VMOVUPS Y6, 256(SP)
-	VMOVUPS Y7, 288(SP)
-	VMOVUPS Y8, 320(SP)
-	VMOVUPS Y9, 352(SP)
-	VMOVUPS Y10, 384(SP)
-	VMOVUPS Y11, 416(SP)
+	VMOVUPS Y0, 96(SP)
+	VMOVUPS Y1, 128(SP)
+	VMOVUPS Y2, 160(SP)
+	VMOVUPS Y3, 192(SP)
+	VMOVUPS Y4, 224(SP)
+	VMOVUPS Y5, 256(SP)
+	VMOVUPS Y6, 288(SP)
+	VMOVUPS Y7, 320(SP)
+	VMOVUPS Y8, 352(SP)
+	VMOVUPS Y9, 384(SP)
+	VMOVUPS Y10, 416(SP)
+	VMOVUPS Y11, 448(SP)
 	SHLQ    $0x02, R9
 	VMOVSS  (BX), X14
 	MOVL    (BX), BX
@@ -2869,7 +2883,7 @@ strided:
 	JGE     strided_next0
 
 strided_rows0:
-	VMOVSS 64(SP)(AX*4), X15
+	VMOVSS 96(SP)(AX*4), X15
 	VMOVSS X15, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
@@ -2882,7 +2896,7 @@ strided_beta0:
 	JGE  strided_next0
 
 strided_brows0:
-	VMOVSS      64(SP)(AX*4), X15
+	VMOVSS      96(SP)(AX*4), X15
 	VFMADD231SS (R13), X14, X15
 	VMOVSS      X15, (R13)
 	ADDQ        R9, R13
@@ -2902,7 +2916,7 @@ strided_next0:
 	JGE   strided_next1
 
 strided_rows1:
-	VMOVSS 128(SP)(AX*4), X15
+	VMOVSS 160(SP)(AX*4), X15
 	VMOVSS X15, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
@@ -2915,7 +2929,7 @@ strided_beta1:
 	JGE  strided_next1
 
 strided_brows1:
-	VMOVSS      128(SP)(AX*4), X15
+	VMOVSS      160(SP)(AX*4), X15
 	VFMADD231SS (R13), X14, X15
 	VMOVSS      X15, (R13)
 	ADDQ        R9, R13
@@ -2935,7 +2949,7 @@ strided_next1:
 	JGE   strided_next2
 
 strided_rows2:
-	VMOVSS 192(SP)(AX*4), X15
+	VMOVSS 224(SP)(AX*4), X15
 	VMOVSS X15, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
@@ -2948,7 +2962,7 @@ strided_beta2:
 	JGE  strided_next2
 
 strided_brows2:
-	VMOVSS      192(SP)(AX*4), X15
+	VMOVSS      224(SP)(AX*4), X15
 	VFMADD231SS (R13), X14, X15
 	VMOVSS      X15, (R13)
 	ADDQ        R9, R13
@@ -2968,7 +2982,7 @@ strided_next2:
 	JGE   strided_next3
 
 strided_rows3:
-	VMOVSS 256(SP)(AX*4), X15
+	VMOVSS 288(SP)(AX*4), X15
 	VMOVSS X15, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
@@ -2981,7 +2995,7 @@ strided_beta3:
 	JGE  strided_next3
 
 strided_brows3:
-	VMOVSS      256(SP)(AX*4), X15
+	VMOVSS      288(SP)(AX*4), X15
 	VFMADD231SS (R13), X14, X15
 	VMOVSS      X15, (R13)
 	ADDQ        R9, R13
@@ -3001,7 +3015,7 @@ strided_next3:
 	JGE   strided_next4
 
 strided_rows4:
-	VMOVSS 320(SP)(AX*4), X15
+	VMOVSS 352(SP)(AX*4), X15
 	VMOVSS X15, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
@@ -3014,7 +3028,7 @@ strided_beta4:
 	JGE  strided_next4
 
 strided_brows4:
-	VMOVSS      320(SP)(AX*4), X15
+	VMOVSS      352(SP)(AX*4), X15
 	VFMADD231SS (R13), X14, X15
 	VMOVSS      X15, (R13)
 	ADDQ        R9, R13
@@ -3034,7 +3048,7 @@ strided_next4:
 	JGE   strided_next5
 
 strided_rows5:
-	VMOVSS 384(SP)(AX*4), X15
+	VMOVSS 416(SP)(AX*4), X15
 	VMOVSS X15, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
@@ -3047,7 +3061,7 @@ strided_beta5:
 	JGE  strided_next5
 
 strided_brows5:
-	VMOVSS      384(SP)(AX*4), X15
+	VMOVSS      416(SP)(AX*4), X15
 	VFMADD231SS (R13), X14, X15
 	VMOVSS      X15, (R13)
 	ADDQ        R9, R13
@@ -3059,6 +3073,44 @@ strided_next5:
 	ADDQ R10, R8
 
 done:
+	MOVQ    88(SP), AX
+	SUBQ    $0x00000010, AX
+	JLE     nextcol
+	MOVQ    AX, 88(SP)
+	MOVQ    $0x00000010, BX
+	CMPQ    AX, BX
+	CMOVQGT BX, AX
+	MOVQ    AX, m+72(FP)
+	ADDQ    $0x00000040, a+8(FP)
+	MOVQ    rsc+56(FP), BX
+	IMUL3Q  $+64, BX, BX
+	ADDQ    BX, c+48(FP)
+	JMP     tile
+
+nextcol:
+	MOVQ    n+80(FP), AX
+	SUBQ    $0x00000006, AX
+	JLE     lasttile
+	MOVQ    AX, n+80(FP)
+	MOVQ    80(SP), AX
+	MOVQ    AX, 88(SP)
+	MOVQ    $0x00000010, BX
+	CMPQ    AX, BX
+	CMOVQGT BX, AX
+	MOVQ    AX, m+72(FP)
+	MOVQ    64(SP), AX
+	MOVQ    AX, a+8(FP)
+	MOVQ    csb+40(FP), BX
+	IMUL3Q  $+24, BX, BX
+	ADDQ    BX, b+24(FP)
+	MOVQ    csc+64(FP), BX
+	IMUL3Q  $+24, BX, BX
+	ADDQ    BX, 72(SP)
+	MOVQ    72(SP), AX
+	MOVQ    AX, c+48(FP)
+	JMP     tile
+
+lasttile:
 	VZEROUPPER
 	RET
 

@@ -5,8 +5,22 @@
 #include "textflag.h"
 
 // func direct_f32_24x3_avx2(k int, a *byte, lda int, b *byte, rsb int, csb int, c *byte, rsc int, csc int, m int, n int, alpha *byte, beta *byte)
-// Requires: AVX, FMA3, MMX+
-TEXT ·direct_f32_24x3_avx2(SB), $384-104
+// Requires: AVX, CMOV, FMA3, MMX+
+TEXT ·direct_f32_24x3_avx2(SB), $416-104
+	MOVQ    a+8(FP), AX
+	MOVQ    AX, 96(SP)
+	MOVQ    c+48(FP), AX
+	MOVQ    AX, 104(SP)
+	MOVQ    m+72(FP), AX
+	MOVQ    AX, 112(SP)
+	MOVQ    m+72(FP), AX
+	MOVQ    AX, 120(SP)
+	MOVQ    $0x00000018, BX
+	CMPQ    AX, BX
+	CMOVQGT BX, AX
+	MOVQ    AX, m+72(FP)
+
+tile:
 	MOVQ  m+72(FP), R11
 	MOVQ  n+80(FP), R12
 	TESTQ R11, R11
@@ -1868,15 +1882,15 @@ strided:
 	VMULPS  Y9, Y6, Y6
 	VMULPS  Y9, Y7, Y7
 	VMULPS  Y9, Y8, Y8
-	VMOVUPS Y0, 96(SP)
-	VMOVUPS Y1, 128(SP)
-	VMOVUPS Y2, 160(SP)
-	VMOVUPS Y3, 192(SP)
-	VMOVUPS Y4, 224(SP)
-	VMOVUPS Y5, 256(SP)
-	VMOVUPS Y6, 288(SP)
-	VMOVUPS Y7, 320(SP)
-	VMOVUPS Y8, 352(SP)
+	VMOVUPS Y0, 128(SP)
+	VMOVUPS Y1, 160(SP)
+	VMOVUPS Y2, 192(SP)
+	VMOVUPS Y3, 224(SP)
+	VMOVUPS Y4, 256(SP)
+	VMOVUPS Y5, 288(SP)
+	VMOVUPS Y6, 320(SP)
+	VMOVUPS Y7, 352(SP)
+	VMOVUPS Y8, 384(SP)
 	SHLQ    $0x02, R9
 	VMOVSS  (BX), X14
 	MOVL    (BX), BX
@@ -1891,7 +1905,7 @@ strided:
 	JGE     strided_next0
 
 strided_rows0:
-	VMOVSS 96(SP)(AX*4), X15
+	VMOVSS 128(SP)(AX*4), X15
 	VMOVSS X15, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
@@ -1904,7 +1918,7 @@ strided_beta0:
 	JGE  strided_next0
 
 strided_brows0:
-	VMOVSS      96(SP)(AX*4), X15
+	VMOVSS      128(SP)(AX*4), X15
 	VFMADD231SS (R13), X14, X15
 	VMOVSS      X15, (R13)
 	ADDQ        R9, R13
@@ -1924,7 +1938,7 @@ strided_next0:
 	JGE   strided_next1
 
 strided_rows1:
-	VMOVSS 192(SP)(AX*4), X15
+	VMOVSS 224(SP)(AX*4), X15
 	VMOVSS X15, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
@@ -1937,7 +1951,7 @@ strided_beta1:
 	JGE  strided_next1
 
 strided_brows1:
-	VMOVSS      192(SP)(AX*4), X15
+	VMOVSS      224(SP)(AX*4), X15
 	VFMADD231SS (R13), X14, X15
 	VMOVSS      X15, (R13)
 	ADDQ        R9, R13
@@ -1957,7 +1971,7 @@ strided_next1:
 	JGE   strided_next2
 
 strided_rows2:
-	VMOVSS 288(SP)(AX*4), X15
+	VMOVSS 320(SP)(AX*4), X15
 	VMOVSS X15, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
@@ -1970,7 +1984,7 @@ strided_beta2:
 	JGE  strided_next2
 
 strided_brows2:
-	VMOVSS      288(SP)(AX*4), X15
+	VMOVSS      320(SP)(AX*4), X15
 	VFMADD231SS (R13), X14, X15
 	VMOVSS      X15, (R13)
 	ADDQ        R9, R13
@@ -1982,6 +1996,44 @@ strided_next2:
 	ADDQ R10, R8
 
 done:
+	MOVQ    120(SP), AX
+	SUBQ    $0x00000018, AX
+	JLE     nextcol
+	MOVQ    AX, 120(SP)
+	MOVQ    $0x00000018, BX
+	CMPQ    AX, BX
+	CMOVQGT BX, AX
+	MOVQ    AX, m+72(FP)
+	ADDQ    $0x00000060, a+8(FP)
+	MOVQ    rsc+56(FP), BX
+	IMUL3Q  $+96, BX, BX
+	ADDQ    BX, c+48(FP)
+	JMP     tile
+
+nextcol:
+	MOVQ    n+80(FP), AX
+	SUBQ    $0x00000003, AX
+	JLE     lasttile
+	MOVQ    AX, n+80(FP)
+	MOVQ    112(SP), AX
+	MOVQ    AX, 120(SP)
+	MOVQ    $0x00000018, BX
+	CMPQ    AX, BX
+	CMOVQGT BX, AX
+	MOVQ    AX, m+72(FP)
+	MOVQ    96(SP), AX
+	MOVQ    AX, a+8(FP)
+	MOVQ    csb+40(FP), BX
+	IMUL3Q  $+12, BX, BX
+	ADDQ    BX, b+24(FP)
+	MOVQ    csc+64(FP), BX
+	IMUL3Q  $+12, BX, BX
+	ADDQ    BX, 104(SP)
+	MOVQ    104(SP), AX
+	MOVQ    AX, c+48(FP)
+	JMP     tile
+
+lasttile:
 	VZEROUPPER
 	RET
 

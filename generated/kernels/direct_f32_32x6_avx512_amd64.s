@@ -3,8 +3,22 @@
 //go:build !purego
 
 // func direct_f32_32x6_avx512(k int, a *byte, lda int, b *byte, rsb int, csb int, c *byte, rsc int, csc int, m int, n int, alpha *byte, beta *byte)
-// Requires: AVX, AVX512F, BMI2, FMA3, MMX+
-TEXT ·direct_f32_32x6_avx512(SB), $768-104
+// Requires: AVX, AVX512F, BMI2, CMOV, FMA3, MMX+
+TEXT ·direct_f32_32x6_avx512(SB), $800-104
+	MOVQ    a+8(FP), AX
+	MOVQ    AX, (SP)
+	MOVQ    c+48(FP), AX
+	MOVQ    AX, 8(SP)
+	MOVQ    m+72(FP), AX
+	MOVQ    AX, 16(SP)
+	MOVQ    m+72(FP), AX
+	MOVQ    AX, 24(SP)
+	MOVQ    $0x00000020, BX
+	CMPQ    AX, BX
+	CMOVQGT BX, AX
+	MOVQ    AX, m+72(FP)
+
+tile:
 	MOVQ  m+72(FP), R11
 	MOVQ  n+80(FP), R12
 	TESTQ R11, R11
@@ -1394,18 +1408,18 @@ strided:
 	VMULPS  Z12, Z9, Z9
 	VMULPS  Z12, Z10, Z10
 	VMULPS  Z12, Z11, Z11
-	VMOVUPS Z0, (SP)
-	VMOVUPS Z1, 64(SP)
-	VMOVUPS Z2, 128(SP)
-	VMOVUPS Z3, 192(SP)
-	VMOVUPS Z4, 256(SP)
-	VMOVUPS Z5, 320(SP)
-	VMOVUPS Z6, 384(SP)
-	VMOVUPS Z7, 448(SP)
-	VMOVUPS Z8, 512(SP)
-	VMOVUPS Z9, 576(SP)
-	VMOVUPS Z10, 640(SP)
-	VMOVUPS Z11, 704(SP)
+	VMOVUPS Z0, 32(SP)
+	VMOVUPS Z1, 96(SP)
+	VMOVUPS Z2, 160(SP)
+	VMOVUPS Z3, 224(SP)
+	VMOVUPS Z4, 288(SP)
+	VMOVUPS Z5, 352(SP)
+	VMOVUPS Z6, 416(SP)
+	VMOVUPS Z7, 480(SP)
+	VMOVUPS Z8, 544(SP)
+	VMOVUPS Z9, 608(SP)
+	VMOVUPS Z10, 672(SP)
+	VMOVUPS Z11, 736(SP)
 	SHLQ    $0x02, R9
 	VMOVSS  (BX), X30
 	MOVL    (BX), BX
@@ -1420,7 +1434,7 @@ strided:
 	JGE     strided_next0
 
 strided_rows0:
-	VMOVSS (SP)(AX*4), X31
+	VMOVSS 32(SP)(AX*4), X31
 	VMOVSS X31, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
@@ -1433,7 +1447,7 @@ strided_beta0:
 	JGE  strided_next0
 
 strided_brows0:
-	VMOVSS      (SP)(AX*4), X31
+	VMOVSS      32(SP)(AX*4), X31
 	VFMADD231SS (R13), X30, X31
 	VMOVSS      X31, (R13)
 	ADDQ        R9, R13
@@ -1453,7 +1467,7 @@ strided_next0:
 	JGE   strided_next1
 
 strided_rows1:
-	VMOVSS 128(SP)(AX*4), X31
+	VMOVSS 160(SP)(AX*4), X31
 	VMOVSS X31, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
@@ -1466,7 +1480,7 @@ strided_beta1:
 	JGE  strided_next1
 
 strided_brows1:
-	VMOVSS      128(SP)(AX*4), X31
+	VMOVSS      160(SP)(AX*4), X31
 	VFMADD231SS (R13), X30, X31
 	VMOVSS      X31, (R13)
 	ADDQ        R9, R13
@@ -1486,7 +1500,7 @@ strided_next1:
 	JGE   strided_next2
 
 strided_rows2:
-	VMOVSS 256(SP)(AX*4), X31
+	VMOVSS 288(SP)(AX*4), X31
 	VMOVSS X31, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
@@ -1499,7 +1513,7 @@ strided_beta2:
 	JGE  strided_next2
 
 strided_brows2:
-	VMOVSS      256(SP)(AX*4), X31
+	VMOVSS      288(SP)(AX*4), X31
 	VFMADD231SS (R13), X30, X31
 	VMOVSS      X31, (R13)
 	ADDQ        R9, R13
@@ -1519,7 +1533,7 @@ strided_next2:
 	JGE   strided_next3
 
 strided_rows3:
-	VMOVSS 384(SP)(AX*4), X31
+	VMOVSS 416(SP)(AX*4), X31
 	VMOVSS X31, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
@@ -1532,7 +1546,7 @@ strided_beta3:
 	JGE  strided_next3
 
 strided_brows3:
-	VMOVSS      384(SP)(AX*4), X31
+	VMOVSS      416(SP)(AX*4), X31
 	VFMADD231SS (R13), X30, X31
 	VMOVSS      X31, (R13)
 	ADDQ        R9, R13
@@ -1552,7 +1566,7 @@ strided_next3:
 	JGE   strided_next4
 
 strided_rows4:
-	VMOVSS 512(SP)(AX*4), X31
+	VMOVSS 544(SP)(AX*4), X31
 	VMOVSS X31, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
@@ -1565,7 +1579,7 @@ strided_beta4:
 	JGE  strided_next4
 
 strided_brows4:
-	VMOVSS      512(SP)(AX*4), X31
+	VMOVSS      544(SP)(AX*4), X31
 	VFMADD231SS (R13), X30, X31
 	VMOVSS      X31, (R13)
 	ADDQ        R9, R13
@@ -1585,7 +1599,7 @@ strided_next4:
 	JGE   strided_next5
 
 strided_rows5:
-	VMOVSS 640(SP)(AX*4), X31
+	VMOVSS 672(SP)(AX*4), X31
 	VMOVSS X31, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
@@ -1598,7 +1612,7 @@ strided_beta5:
 	JGE  strided_next5
 
 strided_brows5:
-	VMOVSS      640(SP)(AX*4), X31
+	VMOVSS      672(SP)(AX*4), X31
 	VFMADD231SS (R13), X30, X31
 	VMOVSS      X31, (R13)
 	ADDQ        R9, R13
@@ -1610,5 +1624,43 @@ strided_next5:
 	ADDQ R10, R8
 
 done:
+	MOVQ    24(SP), AX
+	SUBQ    $0x00000020, AX
+	JLE     nextcol
+	MOVQ    AX, 24(SP)
+	MOVQ    $0x00000020, BX
+	CMPQ    AX, BX
+	CMOVQGT BX, AX
+	MOVQ    AX, m+72(FP)
+	ADDQ    $0x00000080, a+8(FP)
+	MOVQ    rsc+56(FP), BX
+	IMUL3Q  $+128, BX, BX
+	ADDQ    BX, c+48(FP)
+	JMP     tile
+
+nextcol:
+	MOVQ    n+80(FP), AX
+	SUBQ    $0x00000006, AX
+	JLE     lasttile
+	MOVQ    AX, n+80(FP)
+	MOVQ    16(SP), AX
+	MOVQ    AX, 24(SP)
+	MOVQ    $0x00000020, BX
+	CMPQ    AX, BX
+	CMOVQGT BX, AX
+	MOVQ    AX, m+72(FP)
+	MOVQ    (SP), AX
+	MOVQ    AX, a+8(FP)
+	MOVQ    csb+40(FP), BX
+	IMUL3Q  $+24, BX, BX
+	ADDQ    BX, b+24(FP)
+	MOVQ    csc+64(FP), BX
+	IMUL3Q  $+24, BX, BX
+	ADDQ    BX, 8(SP)
+	MOVQ    8(SP), AX
+	MOVQ    AX, c+48(FP)
+	JMP     tile
+
+lasttile:
 	VZEROUPPER
 	RET

@@ -3,8 +3,22 @@
 //go:build !purego
 
 // func direct_f32_64x6_avx512(k int, a *byte, lda int, b *byte, rsb int, csb int, c *byte, rsc int, csc int, m int, n int, alpha *byte, beta *byte)
-// Requires: AVX, AVX512F, BMI2, FMA3, MMX+
-TEXT ·direct_f32_64x6_avx512(SB), $1536-104
+// Requires: AVX, AVX512F, BMI2, CMOV, FMA3, MMX+
+TEXT ·direct_f32_64x6_avx512(SB), $1568-104
+	MOVQ    a+8(FP), AX
+	MOVQ    AX, (SP)
+	MOVQ    c+48(FP), AX
+	MOVQ    AX, 8(SP)
+	MOVQ    m+72(FP), AX
+	MOVQ    AX, 16(SP)
+	MOVQ    m+72(FP), AX
+	MOVQ    AX, 24(SP)
+	MOVQ    $0x00000040, BX
+	CMPQ    AX, BX
+	CMOVQGT BX, AX
+	MOVQ    AX, m+72(FP)
+
+tile:
 	MOVQ  m+72(FP), R11
 	MOVQ  n+80(FP), R12
 	TESTQ R11, R11
@@ -3115,30 +3129,30 @@ strided:
 	VMULPS  Z24, Z21, Z21
 	VMULPS  Z24, Z22, Z22
 	VMULPS  Z24, Z23, Z23
-	VMOVUPS Z0, (SP)
-	VMOVUPS Z1, 64(SP)
-	VMOVUPS Z2, 128(SP)
-	VMOVUPS Z3, 192(SP)
-	VMOVUPS Z4, 256(SP)
-	VMOVUPS Z5, 320(SP)
-	VMOVUPS Z6, 384(SP)
-	VMOVUPS Z7, 448(SP)
-	VMOVUPS Z8, 512(SP)
-	VMOVUPS Z9, 576(SP)
-	VMOVUPS Z10, 640(SP)
-	VMOVUPS Z11, 704(SP)
-	VMOVUPS Z12, 768(SP)
-	VMOVUPS Z13, 832(SP)
-	VMOVUPS Z14, 896(SP)
-	VMOVUPS Z15, 960(SP)
-	VMOVUPS Z16, 1024(SP)
-	VMOVUPS Z17, 1088(SP)
-	VMOVUPS Z18, 1152(SP)
-	VMOVUPS Z19, 1216(SP)
-	VMOVUPS Z20, 1280(SP)
-	VMOVUPS Z21, 1344(SP)
-	VMOVUPS Z22, 1408(SP)
-	VMOVUPS Z23, 1472(SP)
+	VMOVUPS Z0, 32(SP)
+	VMOVUPS Z1, 96(SP)
+	VMOVUPS Z2, 160(SP)
+	VMOVUPS Z3, 224(SP)
+	VMOVUPS Z4, 288(SP)
+	VMOVUPS Z5, 352(SP)
+	VMOVUPS Z6, 416(SP)
+	VMOVUPS Z7, 480(SP)
+	VMOVUPS Z8, 544(SP)
+	VMOVUPS Z9, 608(SP)
+	VMOVUPS Z10, 672(SP)
+	VMOVUPS Z11, 736(SP)
+	VMOVUPS Z12, 800(SP)
+	VMOVUPS Z13, 864(SP)
+	VMOVUPS Z14, 928(SP)
+	VMOVUPS Z15, 992(SP)
+	VMOVUPS Z16, 1056(SP)
+	VMOVUPS Z17, 1120(SP)
+	VMOVUPS Z18, 1184(SP)
+	VMOVUPS Z19, 1248(SP)
+	VMOVUPS Z20, 1312(SP)
+	VMOVUPS Z21, 1376(SP)
+	VMOVUPS Z22, 1440(SP)
+	VMOVUPS Z23, 1504(SP)
 	SHLQ    $0x02, R9
 	VMOVSS  (BX), X30
 	MOVL    (BX), BX
@@ -3153,7 +3167,7 @@ strided:
 	JGE     strided_next0
 
 strided_rows0:
-	VMOVSS (SP)(AX*4), X31
+	VMOVSS 32(SP)(AX*4), X31
 	VMOVSS X31, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
@@ -3166,7 +3180,7 @@ strided_beta0:
 	JGE  strided_next0
 
 strided_brows0:
-	VMOVSS      (SP)(AX*4), X31
+	VMOVSS      32(SP)(AX*4), X31
 	VFMADD231SS (R13), X30, X31
 	VMOVSS      X31, (R13)
 	ADDQ        R9, R13
@@ -3186,7 +3200,7 @@ strided_next0:
 	JGE   strided_next1
 
 strided_rows1:
-	VMOVSS 256(SP)(AX*4), X31
+	VMOVSS 288(SP)(AX*4), X31
 	VMOVSS X31, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
@@ -3199,7 +3213,7 @@ strided_beta1:
 	JGE  strided_next1
 
 strided_brows1:
-	VMOVSS      256(SP)(AX*4), X31
+	VMOVSS      288(SP)(AX*4), X31
 	VFMADD231SS (R13), X30, X31
 	VMOVSS      X31, (R13)
 	ADDQ        R9, R13
@@ -3219,7 +3233,7 @@ strided_next1:
 	JGE   strided_next2
 
 strided_rows2:
-	VMOVSS 512(SP)(AX*4), X31
+	VMOVSS 544(SP)(AX*4), X31
 	VMOVSS X31, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
@@ -3232,7 +3246,7 @@ strided_beta2:
 	JGE  strided_next2
 
 strided_brows2:
-	VMOVSS      512(SP)(AX*4), X31
+	VMOVSS      544(SP)(AX*4), X31
 	VFMADD231SS (R13), X30, X31
 	VMOVSS      X31, (R13)
 	ADDQ        R9, R13
@@ -3252,7 +3266,7 @@ strided_next2:
 	JGE   strided_next3
 
 strided_rows3:
-	VMOVSS 768(SP)(AX*4), X31
+	VMOVSS 800(SP)(AX*4), X31
 	VMOVSS X31, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
@@ -3265,7 +3279,7 @@ strided_beta3:
 	JGE  strided_next3
 
 strided_brows3:
-	VMOVSS      768(SP)(AX*4), X31
+	VMOVSS      800(SP)(AX*4), X31
 	VFMADD231SS (R13), X30, X31
 	VMOVSS      X31, (R13)
 	ADDQ        R9, R13
@@ -3285,7 +3299,7 @@ strided_next3:
 	JGE   strided_next4
 
 strided_rows4:
-	VMOVSS 1024(SP)(AX*4), X31
+	VMOVSS 1056(SP)(AX*4), X31
 	VMOVSS X31, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
@@ -3298,7 +3312,7 @@ strided_beta4:
 	JGE  strided_next4
 
 strided_brows4:
-	VMOVSS      1024(SP)(AX*4), X31
+	VMOVSS      1056(SP)(AX*4), X31
 	VFMADD231SS (R13), X30, X31
 	VMOVSS      X31, (R13)
 	ADDQ        R9, R13
@@ -3318,7 +3332,7 @@ strided_next4:
 	JGE   strided_next5
 
 strided_rows5:
-	VMOVSS 1280(SP)(AX*4), X31
+	VMOVSS 1312(SP)(AX*4), X31
 	VMOVSS X31, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
@@ -3331,7 +3345,7 @@ strided_beta5:
 	JGE  strided_next5
 
 strided_brows5:
-	VMOVSS      1280(SP)(AX*4), X31
+	VMOVSS      1312(SP)(AX*4), X31
 	VFMADD231SS (R13), X30, X31
 	VMOVSS      X31, (R13)
 	ADDQ        R9, R13
@@ -3343,5 +3357,43 @@ strided_next5:
 	ADDQ R10, R8
 
 done:
+	MOVQ    24(SP), AX
+	SUBQ    $0x00000040, AX
+	JLE     nextcol
+	MOVQ    AX, 24(SP)
+	MOVQ    $0x00000040, BX
+	CMPQ    AX, BX
+	CMOVQGT BX, AX
+	MOVQ    AX, m+72(FP)
+	ADDQ    $0x00000100, a+8(FP)
+	MOVQ    rsc+56(FP), BX
+	IMUL3Q  $+256, BX, BX
+	ADDQ    BX, c+48(FP)
+	JMP     tile
+
+nextcol:
+	MOVQ    n+80(FP), AX
+	SUBQ    $0x00000006, AX
+	JLE     lasttile
+	MOVQ    AX, n+80(FP)
+	MOVQ    16(SP), AX
+	MOVQ    AX, 24(SP)
+	MOVQ    $0x00000040, BX
+	CMPQ    AX, BX
+	CMOVQGT BX, AX
+	MOVQ    AX, m+72(FP)
+	MOVQ    (SP), AX
+	MOVQ    AX, a+8(FP)
+	MOVQ    csb+40(FP), BX
+	IMUL3Q  $+24, BX, BX
+	ADDQ    BX, b+24(FP)
+	MOVQ    csc+64(FP), BX
+	IMUL3Q  $+24, BX, BX
+	ADDQ    BX, 8(SP)
+	MOVQ    8(SP), AX
+	MOVQ    AX, c+48(FP)
+	JMP     tile
+
+lasttile:
 	VZEROUPPER
 	RET

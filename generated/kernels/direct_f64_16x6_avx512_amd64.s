@@ -3,8 +3,22 @@
 //go:build !purego
 
 // func direct_f64_16x6_avx512(k int, a *byte, lda int, b *byte, rsb int, csb int, c *byte, rsc int, csc int, m int, n int, alpha *byte, beta *byte)
-// Requires: AVX, AVX512F, BMI2, FMA3, MMX+
-TEXT ·direct_f64_16x6_avx512(SB), $768-104
+// Requires: AVX, AVX512F, BMI2, CMOV, FMA3, MMX+
+TEXT ·direct_f64_16x6_avx512(SB), $800-104
+	MOVQ    a+8(FP), AX
+	MOVQ    AX, (SP)
+	MOVQ    c+48(FP), AX
+	MOVQ    AX, 8(SP)
+	MOVQ    m+72(FP), AX
+	MOVQ    AX, 16(SP)
+	MOVQ    m+72(FP), AX
+	MOVQ    AX, 24(SP)
+	MOVQ    $0x00000010, BX
+	CMPQ    AX, BX
+	CMOVQGT BX, AX
+	MOVQ    AX, m+72(FP)
+
+tile:
 	MOVQ  m+72(FP), R11
 	MOVQ  n+80(FP), R12
 	TESTQ R11, R11
@@ -1397,18 +1411,18 @@ strided:
 	VMULPD  Z12, Z9, Z9
 	VMULPD  Z12, Z10, Z10
 	VMULPD  Z12, Z11, Z11
-	VMOVUPD Z0, (SP)
-	VMOVUPD Z1, 64(SP)
-	VMOVUPD Z2, 128(SP)
-	VMOVUPD Z3, 192(SP)
-	VMOVUPD Z4, 256(SP)
-	VMOVUPD Z5, 320(SP)
-	VMOVUPD Z6, 384(SP)
-	VMOVUPD Z7, 448(SP)
-	VMOVUPD Z8, 512(SP)
-	VMOVUPD Z9, 576(SP)
-	VMOVUPD Z10, 640(SP)
-	VMOVUPD Z11, 704(SP)
+	VMOVUPD Z0, 32(SP)
+	VMOVUPD Z1, 96(SP)
+	VMOVUPD Z2, 160(SP)
+	VMOVUPD Z3, 224(SP)
+	VMOVUPD Z4, 288(SP)
+	VMOVUPD Z5, 352(SP)
+	VMOVUPD Z6, 416(SP)
+	VMOVUPD Z7, 480(SP)
+	VMOVUPD Z8, 544(SP)
+	VMOVUPD Z9, 608(SP)
+	VMOVUPD Z10, 672(SP)
+	VMOVUPD Z11, 736(SP)
 	SHLQ    $0x03, R9
 	VMOVSD  (BX), X30
 	MOVQ    (BX), BX
@@ -1423,7 +1437,7 @@ strided:
 	JGE     strided_next0
 
 strided_rows0:
-	VMOVSD (SP)(AX*8), X31
+	VMOVSD 32(SP)(AX*8), X31
 	VMOVSD X31, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
@@ -1436,7 +1450,7 @@ strided_beta0:
 	JGE  strided_next0
 
 strided_brows0:
-	VMOVSD      (SP)(AX*8), X31
+	VMOVSD      32(SP)(AX*8), X31
 	VFMADD231SD (R13), X30, X31
 	VMOVSD      X31, (R13)
 	ADDQ        R9, R13
@@ -1456,7 +1470,7 @@ strided_next0:
 	JGE   strided_next1
 
 strided_rows1:
-	VMOVSD 128(SP)(AX*8), X31
+	VMOVSD 160(SP)(AX*8), X31
 	VMOVSD X31, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
@@ -1469,7 +1483,7 @@ strided_beta1:
 	JGE  strided_next1
 
 strided_brows1:
-	VMOVSD      128(SP)(AX*8), X31
+	VMOVSD      160(SP)(AX*8), X31
 	VFMADD231SD (R13), X30, X31
 	VMOVSD      X31, (R13)
 	ADDQ        R9, R13
@@ -1489,7 +1503,7 @@ strided_next1:
 	JGE   strided_next2
 
 strided_rows2:
-	VMOVSD 256(SP)(AX*8), X31
+	VMOVSD 288(SP)(AX*8), X31
 	VMOVSD X31, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
@@ -1502,7 +1516,7 @@ strided_beta2:
 	JGE  strided_next2
 
 strided_brows2:
-	VMOVSD      256(SP)(AX*8), X31
+	VMOVSD      288(SP)(AX*8), X31
 	VFMADD231SD (R13), X30, X31
 	VMOVSD      X31, (R13)
 	ADDQ        R9, R13
@@ -1522,7 +1536,7 @@ strided_next2:
 	JGE   strided_next3
 
 strided_rows3:
-	VMOVSD 384(SP)(AX*8), X31
+	VMOVSD 416(SP)(AX*8), X31
 	VMOVSD X31, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
@@ -1535,7 +1549,7 @@ strided_beta3:
 	JGE  strided_next3
 
 strided_brows3:
-	VMOVSD      384(SP)(AX*8), X31
+	VMOVSD      416(SP)(AX*8), X31
 	VFMADD231SD (R13), X30, X31
 	VMOVSD      X31, (R13)
 	ADDQ        R9, R13
@@ -1555,7 +1569,7 @@ strided_next3:
 	JGE   strided_next4
 
 strided_rows4:
-	VMOVSD 512(SP)(AX*8), X31
+	VMOVSD 544(SP)(AX*8), X31
 	VMOVSD X31, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
@@ -1568,7 +1582,7 @@ strided_beta4:
 	JGE  strided_next4
 
 strided_brows4:
-	VMOVSD      512(SP)(AX*8), X31
+	VMOVSD      544(SP)(AX*8), X31
 	VFMADD231SD (R13), X30, X31
 	VMOVSD      X31, (R13)
 	ADDQ        R9, R13
@@ -1588,7 +1602,7 @@ strided_next4:
 	JGE   strided_next5
 
 strided_rows5:
-	VMOVSD 640(SP)(AX*8), X31
+	VMOVSD 672(SP)(AX*8), X31
 	VMOVSD X31, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
@@ -1601,7 +1615,7 @@ strided_beta5:
 	JGE  strided_next5
 
 strided_brows5:
-	VMOVSD      640(SP)(AX*8), X31
+	VMOVSD      672(SP)(AX*8), X31
 	VFMADD231SD (R13), X30, X31
 	VMOVSD      X31, (R13)
 	ADDQ        R9, R13
@@ -1613,5 +1627,43 @@ strided_next5:
 	ADDQ R10, R8
 
 done:
+	MOVQ    24(SP), AX
+	SUBQ    $0x00000010, AX
+	JLE     nextcol
+	MOVQ    AX, 24(SP)
+	MOVQ    $0x00000010, BX
+	CMPQ    AX, BX
+	CMOVQGT BX, AX
+	MOVQ    AX, m+72(FP)
+	ADDQ    $0x00000080, a+8(FP)
+	MOVQ    rsc+56(FP), BX
+	IMUL3Q  $+128, BX, BX
+	ADDQ    BX, c+48(FP)
+	JMP     tile
+
+nextcol:
+	MOVQ    n+80(FP), AX
+	SUBQ    $0x00000006, AX
+	JLE     lasttile
+	MOVQ    AX, n+80(FP)
+	MOVQ    16(SP), AX
+	MOVQ    AX, 24(SP)
+	MOVQ    $0x00000010, BX
+	CMPQ    AX, BX
+	CMOVQGT BX, AX
+	MOVQ    AX, m+72(FP)
+	MOVQ    (SP), AX
+	MOVQ    AX, a+8(FP)
+	MOVQ    csb+40(FP), BX
+	IMUL3Q  $+48, BX, BX
+	ADDQ    BX, b+24(FP)
+	MOVQ    csc+64(FP), BX
+	IMUL3Q  $+48, BX, BX
+	ADDQ    BX, 8(SP)
+	MOVQ    8(SP), AX
+	MOVQ    AX, c+48(FP)
+	JMP     tile
+
+lasttile:
 	VZEROUPPER
 	RET

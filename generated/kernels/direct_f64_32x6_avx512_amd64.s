@@ -3,8 +3,22 @@
 //go:build !purego
 
 // func direct_f64_32x6_avx512(k int, a *byte, lda int, b *byte, rsb int, csb int, c *byte, rsc int, csc int, m int, n int, alpha *byte, beta *byte)
-// Requires: AVX, AVX512F, BMI2, FMA3, MMX+
-TEXT ·direct_f64_32x6_avx512(SB), $1536-104
+// Requires: AVX, AVX512F, BMI2, CMOV, FMA3, MMX+
+TEXT ·direct_f64_32x6_avx512(SB), $1568-104
+	MOVQ    a+8(FP), AX
+	MOVQ    AX, (SP)
+	MOVQ    c+48(FP), AX
+	MOVQ    AX, 8(SP)
+	MOVQ    m+72(FP), AX
+	MOVQ    AX, 16(SP)
+	MOVQ    m+72(FP), AX
+	MOVQ    AX, 24(SP)
+	MOVQ    $0x00000020, BX
+	CMPQ    AX, BX
+	CMOVQGT BX, AX
+	MOVQ    AX, m+72(FP)
+
+tile:
 	MOVQ  m+72(FP), R11
 	MOVQ  n+80(FP), R12
 	TESTQ R11, R11
@@ -3118,30 +3132,30 @@ strided:
 	VMULPD  Z24, Z21, Z21
 	VMULPD  Z24, Z22, Z22
 	VMULPD  Z24, Z23, Z23
-	VMOVUPD Z0, (SP)
-	VMOVUPD Z1, 64(SP)
-	VMOVUPD Z2, 128(SP)
-	VMOVUPD Z3, 192(SP)
-	VMOVUPD Z4, 256(SP)
-	VMOVUPD Z5, 320(SP)
-	VMOVUPD Z6, 384(SP)
-	VMOVUPD Z7, 448(SP)
-	VMOVUPD Z8, 512(SP)
-	VMOVUPD Z9, 576(SP)
-	VMOVUPD Z10, 640(SP)
-	VMOVUPD Z11, 704(SP)
-	VMOVUPD Z12, 768(SP)
-	VMOVUPD Z13, 832(SP)
-	VMOVUPD Z14, 896(SP)
-	VMOVUPD Z15, 960(SP)
-	VMOVUPD Z16, 1024(SP)
-	VMOVUPD Z17, 1088(SP)
-	VMOVUPD Z18, 1152(SP)
-	VMOVUPD Z19, 1216(SP)
-	VMOVUPD Z20, 1280(SP)
-	VMOVUPD Z21, 1344(SP)
-	VMOVUPD Z22, 1408(SP)
-	VMOVUPD Z23, 1472(SP)
+	VMOVUPD Z0, 32(SP)
+	VMOVUPD Z1, 96(SP)
+	VMOVUPD Z2, 160(SP)
+	VMOVUPD Z3, 224(SP)
+	VMOVUPD Z4, 288(SP)
+	VMOVUPD Z5, 352(SP)
+	VMOVUPD Z6, 416(SP)
+	VMOVUPD Z7, 480(SP)
+	VMOVUPD Z8, 544(SP)
+	VMOVUPD Z9, 608(SP)
+	VMOVUPD Z10, 672(SP)
+	VMOVUPD Z11, 736(SP)
+	VMOVUPD Z12, 800(SP)
+	VMOVUPD Z13, 864(SP)
+	VMOVUPD Z14, 928(SP)
+	VMOVUPD Z15, 992(SP)
+	VMOVUPD Z16, 1056(SP)
+	VMOVUPD Z17, 1120(SP)
+	VMOVUPD Z18, 1184(SP)
+	VMOVUPD Z19, 1248(SP)
+	VMOVUPD Z20, 1312(SP)
+	VMOVUPD Z21, 1376(SP)
+	VMOVUPD Z22, 1440(SP)
+	VMOVUPD Z23, 1504(SP)
 	SHLQ    $0x03, R9
 	VMOVSD  (BX), X30
 	MOVQ    (BX), BX
@@ -3156,7 +3170,7 @@ strided:
 	JGE     strided_next0
 
 strided_rows0:
-	VMOVSD (SP)(AX*8), X31
+	VMOVSD 32(SP)(AX*8), X31
 	VMOVSD X31, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
@@ -3169,7 +3183,7 @@ strided_beta0:
 	JGE  strided_next0
 
 strided_brows0:
-	VMOVSD      (SP)(AX*8), X31
+	VMOVSD      32(SP)(AX*8), X31
 	VFMADD231SD (R13), X30, X31
 	VMOVSD      X31, (R13)
 	ADDQ        R9, R13
@@ -3189,7 +3203,7 @@ strided_next0:
 	JGE   strided_next1
 
 strided_rows1:
-	VMOVSD 256(SP)(AX*8), X31
+	VMOVSD 288(SP)(AX*8), X31
 	VMOVSD X31, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
@@ -3202,7 +3216,7 @@ strided_beta1:
 	JGE  strided_next1
 
 strided_brows1:
-	VMOVSD      256(SP)(AX*8), X31
+	VMOVSD      288(SP)(AX*8), X31
 	VFMADD231SD (R13), X30, X31
 	VMOVSD      X31, (R13)
 	ADDQ        R9, R13
@@ -3222,7 +3236,7 @@ strided_next1:
 	JGE   strided_next2
 
 strided_rows2:
-	VMOVSD 512(SP)(AX*8), X31
+	VMOVSD 544(SP)(AX*8), X31
 	VMOVSD X31, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
@@ -3235,7 +3249,7 @@ strided_beta2:
 	JGE  strided_next2
 
 strided_brows2:
-	VMOVSD      512(SP)(AX*8), X31
+	VMOVSD      544(SP)(AX*8), X31
 	VFMADD231SD (R13), X30, X31
 	VMOVSD      X31, (R13)
 	ADDQ        R9, R13
@@ -3255,7 +3269,7 @@ strided_next2:
 	JGE   strided_next3
 
 strided_rows3:
-	VMOVSD 768(SP)(AX*8), X31
+	VMOVSD 800(SP)(AX*8), X31
 	VMOVSD X31, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
@@ -3268,7 +3282,7 @@ strided_beta3:
 	JGE  strided_next3
 
 strided_brows3:
-	VMOVSD      768(SP)(AX*8), X31
+	VMOVSD      800(SP)(AX*8), X31
 	VFMADD231SD (R13), X30, X31
 	VMOVSD      X31, (R13)
 	ADDQ        R9, R13
@@ -3288,7 +3302,7 @@ strided_next3:
 	JGE   strided_next4
 
 strided_rows4:
-	VMOVSD 1024(SP)(AX*8), X31
+	VMOVSD 1056(SP)(AX*8), X31
 	VMOVSD X31, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
@@ -3301,7 +3315,7 @@ strided_beta4:
 	JGE  strided_next4
 
 strided_brows4:
-	VMOVSD      1024(SP)(AX*8), X31
+	VMOVSD      1056(SP)(AX*8), X31
 	VFMADD231SD (R13), X30, X31
 	VMOVSD      X31, (R13)
 	ADDQ        R9, R13
@@ -3321,7 +3335,7 @@ strided_next4:
 	JGE   strided_next5
 
 strided_rows5:
-	VMOVSD 1280(SP)(AX*8), X31
+	VMOVSD 1312(SP)(AX*8), X31
 	VMOVSD X31, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
@@ -3334,7 +3348,7 @@ strided_beta5:
 	JGE  strided_next5
 
 strided_brows5:
-	VMOVSD      1280(SP)(AX*8), X31
+	VMOVSD      1312(SP)(AX*8), X31
 	VFMADD231SD (R13), X30, X31
 	VMOVSD      X31, (R13)
 	ADDQ        R9, R13
@@ -3346,5 +3360,43 @@ strided_next5:
 	ADDQ R10, R8
 
 done:
+	MOVQ    24(SP), AX
+	SUBQ    $0x00000020, AX
+	JLE     nextcol
+	MOVQ    AX, 24(SP)
+	MOVQ    $0x00000020, BX
+	CMPQ    AX, BX
+	CMOVQGT BX, AX
+	MOVQ    AX, m+72(FP)
+	ADDQ    $0x00000100, a+8(FP)
+	MOVQ    rsc+56(FP), BX
+	IMUL3Q  $+256, BX, BX
+	ADDQ    BX, c+48(FP)
+	JMP     tile
+
+nextcol:
+	MOVQ    n+80(FP), AX
+	SUBQ    $0x00000006, AX
+	JLE     lasttile
+	MOVQ    AX, n+80(FP)
+	MOVQ    16(SP), AX
+	MOVQ    AX, 24(SP)
+	MOVQ    $0x00000020, BX
+	CMPQ    AX, BX
+	CMOVQGT BX, AX
+	MOVQ    AX, m+72(FP)
+	MOVQ    (SP), AX
+	MOVQ    AX, a+8(FP)
+	MOVQ    csb+40(FP), BX
+	IMUL3Q  $+48, BX, BX
+	ADDQ    BX, b+24(FP)
+	MOVQ    csc+64(FP), BX
+	IMUL3Q  $+48, BX, BX
+	ADDQ    BX, 8(SP)
+	MOVQ    8(SP), AX
+	MOVQ    AX, c+48(FP)
+	JMP     tile
+
+lasttile:
 	VZEROUPPER
 	RET

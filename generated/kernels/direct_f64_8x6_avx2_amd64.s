@@ -5,8 +5,22 @@
 #include "textflag.h"
 
 // func direct_f64_8x6_avx2(k int, a *byte, lda int, b *byte, rsb int, csb int, c *byte, rsc int, csc int, m int, n int, alpha *byte, beta *byte)
-// Requires: AVX, FMA3, MMX+
-TEXT ·direct_f64_8x6_avx2(SB), $448-104
+// Requires: AVX, CMOV, FMA3, MMX+
+TEXT ·direct_f64_8x6_avx2(SB), $480-104
+	MOVQ    a+8(FP), AX
+	MOVQ    AX, 64(SP)
+	MOVQ    c+48(FP), AX
+	MOVQ    AX, 72(SP)
+	MOVQ    m+72(FP), AX
+	MOVQ    AX, 80(SP)
+	MOVQ    m+72(FP), AX
+	MOVQ    AX, 88(SP)
+	MOVQ    $0x00000008, BX
+	CMPQ    AX, BX
+	CMOVQGT BX, AX
+	MOVQ    AX, m+72(FP)
+
+tile:
 	MOVQ  m+72(FP), R11
 	MOVQ  n+80(FP), R12
 	TESTQ R11, R11
@@ -2678,18 +2692,18 @@ strided:
 	VMULPD  Y12, Y9, Y9
 	VMULPD  Y12, Y10, Y10
 	VMULPD  Y12, Y11, Y11
-	VMOVUPD Y0, 64(SP)
-	VMOVUPD Y1, 96(SP)
-	VMOVUPD Y2, 128(SP)
-	VMOVUPD Y3, 160(SP)
-	VMOVUPD Y4, 192(SP)
-	VMOVUPD Y5, 224(SP)
-	VMOVUPD Y6, 256(SP)
-	VMOVUPD Y7, 288(SP)
-	VMOVUPD Y8, 320(SP)
-	VMOVUPD Y9, 352(SP)
-	VMOVUPD Y10, 384(SP)
-	VMOVUPD Y11, 416(SP)
+	VMOVUPD Y0, 96(SP)
+	VMOVUPD Y1, 128(SP)
+	VMOVUPD Y2, 160(SP)
+	VMOVUPD Y3, 192(SP)
+	VMOVUPD Y4, 224(SP)
+	VMOVUPD Y5, 256(SP)
+	VMOVUPD Y6, 288(SP)
+	VMOVUPD Y7, 320(SP)
+	VMOVUPD Y8, 352(SP)
+	VMOVUPD Y9, 384(SP)
+	VMOVUPD Y10, 416(SP)
+	VMOVUPD Y11, 448(SP)
 	SHLQ    $0x03, R9
 	VMOVSD  (BX), X14
 	MOVQ    (BX), BX
@@ -2704,7 +2718,7 @@ strided:
 	JGE     strided_next0
 
 strided_rows0:
-	VMOVSD 64(SP)(AX*8), X15
+	VMOVSD 96(SP)(AX*8), X15
 	VMOVSD X15, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
@@ -2717,7 +2731,7 @@ strided_beta0:
 	JGE  strided_next0
 
 strided_brows0:
-	VMOVSD      64(SP)(AX*8), X15
+	VMOVSD      96(SP)(AX*8), X15
 	VFMADD231SD (R13), X14, X15
 	VMOVSD      X15, (R13)
 	ADDQ        R9, R13
@@ -2737,7 +2751,7 @@ strided_next0:
 	JGE   strided_next1
 
 strided_rows1:
-	VMOVSD 128(SP)(AX*8), X15
+	VMOVSD 160(SP)(AX*8), X15
 	VMOVSD X15, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
@@ -2750,7 +2764,7 @@ strided_beta1:
 	JGE  strided_next1
 
 strided_brows1:
-	VMOVSD      128(SP)(AX*8), X15
+	VMOVSD      160(SP)(AX*8), X15
 	VFMADD231SD (R13), X14, X15
 	VMOVSD      X15, (R13)
 	ADDQ        R9, R13
@@ -2770,7 +2784,7 @@ strided_next1:
 	JGE   strided_next2
 
 strided_rows2:
-	VMOVSD 192(SP)(AX*8), X15
+	VMOVSD 224(SP)(AX*8), X15
 	VMOVSD X15, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
@@ -2783,7 +2797,7 @@ strided_beta2:
 	JGE  strided_next2
 
 strided_brows2:
-	VMOVSD      192(SP)(AX*8), X15
+	VMOVSD      224(SP)(AX*8), X15
 	VFMADD231SD (R13), X14, X15
 	VMOVSD      X15, (R13)
 	ADDQ        R9, R13
@@ -2803,7 +2817,7 @@ strided_next2:
 	JGE   strided_next3
 
 strided_rows3:
-	VMOVSD 256(SP)(AX*8), X15
+	VMOVSD 288(SP)(AX*8), X15
 	VMOVSD X15, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
@@ -2816,7 +2830,7 @@ strided_beta3:
 	JGE  strided_next3
 
 strided_brows3:
-	VMOVSD      256(SP)(AX*8), X15
+	VMOVSD      288(SP)(AX*8), X15
 	VFMADD231SD (R13), X14, X15
 	VMOVSD      X15, (R13)
 	ADDQ        R9, R13
@@ -2836,7 +2850,7 @@ strided_next3:
 	JGE   strided_next4
 
 strided_rows4:
-	VMOVSD 320(SP)(AX*8), X15
+	VMOVSD 352(SP)(AX*8), X15
 	VMOVSD X15, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
@@ -2849,7 +2863,7 @@ strided_beta4:
 	JGE  strided_next4
 
 strided_brows4:
-	VMOVSD      320(SP)(AX*8), X15
+	VMOVSD      352(SP)(AX*8), X15
 	VFMADD231SD (R13), X14, X15
 	VMOVSD      X15, (R13)
 	ADDQ        R9, R13
@@ -2869,7 +2883,7 @@ strided_next4:
 	JGE   strided_next5
 
 strided_rows5:
-	VMOVSD 384(SP)(AX*8), X15
+	VMOVSD 416(SP)(AX*8), X15
 	VMOVSD X15, (R13)
 	ADDQ   R9, R13
 	INCQ   AX
@@ -2882,7 +2896,7 @@ strided_beta5:
 	JGE  strided_next5
 
 strided_brows5:
-	VMOVSD      384(SP)(AX*8), X15
+	VMOVSD      416(SP)(AX*8), X15
 	VFMADD231SD (R13), X14, X15
 	VMOVSD      X15, (R13)
 	ADDQ        R9, R13
@@ -2894,6 +2908,44 @@ strided_next5:
 	ADDQ R10, R8
 
 done:
+	MOVQ    88(SP), AX
+	SUBQ    $0x00000008, AX
+	JLE     nextcol
+	MOVQ    AX, 88(SP)
+	MOVQ    $0x00000008, BX
+	CMPQ    AX, BX
+	CMOVQGT BX, AX
+	MOVQ    AX, m+72(FP)
+	ADDQ    $0x00000040, a+8(FP)
+	MOVQ    rsc+56(FP), BX
+	IMUL3Q  $+64, BX, BX
+	ADDQ    BX, c+48(FP)
+	JMP     tile
+
+nextcol:
+	MOVQ    n+80(FP), AX
+	SUBQ    $0x00000006, AX
+	JLE     lasttile
+	MOVQ    AX, n+80(FP)
+	MOVQ    80(SP), AX
+	MOVQ    AX, 88(SP)
+	MOVQ    $0x00000008, BX
+	CMPQ    AX, BX
+	CMOVQGT BX, AX
+	MOVQ    AX, m+72(FP)
+	MOVQ    64(SP), AX
+	MOVQ    AX, a+8(FP)
+	MOVQ    csb+40(FP), BX
+	IMUL3Q  $+48, BX, BX
+	ADDQ    BX, b+24(FP)
+	MOVQ    csc+64(FP), BX
+	IMUL3Q  $+48, BX, BX
+	ADDQ    BX, 72(SP)
+	MOVQ    72(SP), AX
+	MOVQ    AX, c+48(FP)
+	JMP     tile
+
+lasttile:
 	VZEROUPPER
 	RET
 

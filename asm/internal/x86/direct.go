@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
 
 	"github.com/tcontract/tcontract/internal/spec"
 )
@@ -41,10 +42,12 @@ func (g *Gen) BeginDirect(doc ...string) {
 	c.Doc(doc...)
 }
 
-// EmptyTile returns at once when m <= 0 or n <= 0 (nothing is read or
+// EmptyTile begins each tile (label "tile", which NextDirectTile jumps back to)
+// and returns at once when m <= 0 or n <= 0 (nothing is read or
 // written), leaving m in M and n in N.
 func (g *Gen) EmptyTile() {
 	c := g.Ctx
+	c.Label("tile")
 	c.Load(c.Param("m"), M)
 	c.Load(c.Param("n"), N)
 	c.TESTQ(M, M)
@@ -54,6 +57,84 @@ func (g *Gen) EmptyTile() {
 	c.Label("empty")
 	c.RET()
 	c.Label("nonempty")
+}
+
+// DirectLocals are the frame words with which a direct kernel walks its
+// tiles: A's and C's first rows (of the whole block, of the column tile),
+// the block's rows, and the rows left from the current tile on.
+type DirectLocals struct{ A0, CCol, Rows, Left operand.Mem }
+
+// BeginDirectTiles, emitted before EmptyTile, saves the block's first a, c and
+// its rows m for NextDirectTile, and clamps the argument m to MR: each tile reads
+// its own m, b and c (and a) from the argument slots, which NextTile moves
+// on.
+func (g *Gen) BeginDirectTiles() DirectLocals {
+	c := g.Ctx
+	l := DirectLocals{A0: c.AllocLocal(8), CCol: c.AllocLocal(8), Rows: c.AllocLocal(8), Left: c.AllocLocal(8)}
+	for _, x := range []struct {
+		arg   string
+		local operand.Mem
+	}{{"a", l.A0}, {"c", l.CCol}, {"m", l.Rows}, {"m", l.Left}} {
+		c.MOVQ(g.Arg(x.arg), T0)
+		c.MOVQ(T0, x.local)
+	}
+	g.clampRows(T0)
+	return l
+}
+
+// clampRows stores min(rows, MR) into the argument m.
+func (g *Gen) clampRows(rows reg.Register) {
+	c := g.Ctx
+	c.MOVQ(operand.U32(g.K.MR), T1)
+	c.CMPQ(rows, T1)
+	c.CMOVQGT(T1, rows)
+	c.MOVQ(rows, g.Arg("m"))
+}
+
+// NextDirectTile, emitted where a direct kernel returns, moves on to the next
+// tile of the m×n block, column tile by column tile and, within one, row
+// tile by row tile (A's rows past MR at a + MR, C's at c + MR·rsc; the next
+// column tile at b + NR·csb and c + NR·csc, from A's and C's first rows
+// again), and jumps back to label "tile". After the last tile it falls
+// through to the return. One call covers the whole block, so the driver
+// pays the call and its argument copies once rather than once per tile,
+// and the tiles' order is the one the driver used: a column tile's B stays
+// in L1 while A's row tiles stream past it.
+func (g *Gen) NextDirectTile(l DirectLocals) {
+	c := g.Ctx
+	mr, nr := g.K.MR, g.K.NR
+	advance := func(ptr operand.Mem, stride string, by int) {
+		c.Load(c.Param(stride), T1)
+		c.IMUL3Q(operand.I32(int32(by*g.Size)), T1, T1)
+		c.ADDQ(T1, ptr)
+	}
+	// The next row tile of this column tile.
+	c.MOVQ(l.Left, T0)
+	c.SUBQ(operand.U32(mr), T0)
+	c.JLE(operand.LabelRef("nextcol"))
+	c.MOVQ(T0, l.Left)
+	g.clampRows(T0)
+	c.ADDQ(operand.U32(mr*g.Size), g.Arg("a"))
+	advance(g.Arg("c"), "rsc", mr)
+	c.JMP(operand.LabelRef("tile"))
+
+	// The first row tile of the next column tile.
+	c.Label("nextcol")
+	c.MOVQ(g.Arg("n"), T0)
+	c.SUBQ(operand.U32(nr), T0)
+	c.JLE(operand.LabelRef("lasttile"))
+	c.MOVQ(T0, g.Arg("n"))
+	c.MOVQ(l.Rows, T0)
+	c.MOVQ(T0, l.Left)
+	g.clampRows(T0)
+	c.MOVQ(l.A0, T0)
+	c.MOVQ(T0, g.Arg("a"))
+	advance(g.Arg("b"), "csb", nr)
+	advance(l.CCol, "csc", nr)
+	c.MOVQ(l.CCol, T0)
+	c.MOVQ(T0, g.Arg("c"))
+	c.JMP(operand.LabelRef("tile"))
+	c.Label("lasttile")
 }
 
 // LoadC loads c, rsc and csc (in bytes) for the preload test.
