@@ -36,10 +36,19 @@ func (p *Pool) Run(spec string, t *typed.Ops, ops *[3]Operand, alpha, beta unsaf
 	if err != nil {
 		return err
 	}
+	// Run itself has few returns, so its defer is open-coded (inline at
+	// each return) rather than run through the runtime's defer records, a
+	// cost a small product would see.
 	defer p.leave(c)
+	return c.run(spec, t, ops, alpha, beta)
+}
+
+// run is Run on the call slot c.
+func (c *call) run(spec string, t *typed.Ops, ops *[3]Operand, alpha, beta unsafe.Pointer) error {
 	views := [3]View{ops[opA].View, ops[opB].View, ops[opC].View}
 	plan := c.last
 	if plan == nil || !plan.key.same(spec, t.Type.Name, &views) {
+		var err error
 		if plan, err = lookupPlan(spec, t, &views); err != nil {
 			return err
 		}
@@ -76,7 +85,7 @@ func (p *Pool) Run(spec string, t *typed.Ops, ops *[3]Operand, alpha, beta unsaf
 	padded.MC = c.tileM.count(c.blk.MC) * c.blk.MR
 	padded.NC = c.tileN.count(c.blk.NC) * c.blk.NR
 	c.req = t.Req(padded, 1, nPanels, scatterLen(c.blk, c.mapLen()), 0)
-	c.lease = p.arena.TakeTeam(c.req, 1, nPanels)
+	c.lease = c.pool.arena.TakeTeam(c.req, 1, nPanels)
 	defer c.lease.Release()
 	if c.req.BBytes > 0 {
 		panel := c.lease.Panel(c.req.BBytes)
