@@ -29,7 +29,7 @@ func direct(g *x86.Gen) {
 	o := x86.OpsFor(c, g.Size)
 	name := x86.DirectName(k)
 	g.BeginDirect(
-		fmt.Sprintf("%s computes C := alpha·A·B + beta·C on m×n of %s, m <= %d, in tiles of %d columns", name, k.Real, k.MR, k.NR),
+		fmt.Sprintf("%s computes C := alpha·A·B + beta·C on m×n of %s in %d×%d tiles", name, k.Real, k.MR, k.NR),
 		"(AVX-512) from unpacked operands: A(i,p) at a[i+p*lda], B(p,j) at b[p*rsb+j*csb],",
 		"C(i,j) at c[i*rsc+j*csc]. Rows i >= m of A and columns j >= n of B are never read;",
 		"beta == 0 never reads C.",

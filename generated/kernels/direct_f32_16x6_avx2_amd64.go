@@ -4,7 +4,7 @@
 
 package kernels
 
-// direct_f32_16x6_avx2 computes C := alpha·A·B + beta·C on m×n of float32, m <= 16, in tiles of 6 columns
+// direct_f32_16x6_avx2 computes C := alpha·A·B + beta·C on m×n of float32 in 16×6 tiles
 // (AVX2+FMA) from unpacked operands: A(i,p) at a[i+p*lda], B(p,j) at b[p*rsb+j*csb],
 // C(i,j) at c[i*rsc+j*csc]. Rows i >= m of A and columns j >= n of B are never read;
 // beta == 0 never reads C.
