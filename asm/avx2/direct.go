@@ -11,18 +11,17 @@ import (
 )
 
 // direct emits the row's direct kernel: the packed kernel's register tile
-// and epilogue, tile after tile over
-// an m×n block (x86.Gen.NextDirectTile), with A
-// read in place (column p at a + p·lda) and B broadcast from b + p·rsb +
-// j·csb, one k loop per column count up to NR. A full tile (m == MR) loads A
-// plainly; a partial one (one loop set per count of vectors holding rows
-// below m) with VMASKMOV, whose mask is reloaded from the stack into the
-// destination register itself (the tile leaves no register to hold it), so
-// rows past m are never read.
+// and epilogue, tile after tile over an m×n block (x86.Gen.NextDirectTile),
+// with A read in place (column p at a + p·lda) and B broadcast from b +
+// p·rsb + j·csb, one k loop per column count up to NR. A full tile (m ==
+// MR) loads A plainly; a partial one (one loop set per count of vectors
+// holding rows below m) with VMASKMOV, whose mask is reloaded from the
+// stack into the destination register itself (the tile leaves no register
+// to hold it), so rows past m are never read.
 //
-// When m == MR, rsc == 1 and alpha == 1 the accumulators start as beta·C, so
-// the tile ends with stores alone; every other call zeroes them and runs the
-// packed kernel's epilogue.
+// When m == MR, rsc == 1 and alpha == 1 the accumulators start as beta·C,
+// so the tile ends with stores alone; every other call zeroes them and runs
+// the packed kernel's epilogue.
 func direct(g *x86.Gen) {
 	k := g.K
 	c := g.Ctx

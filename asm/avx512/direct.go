@@ -11,17 +11,16 @@ import (
 )
 
 // direct emits the row's direct kernel: the packed kernel's register tile
-// and epilogue, tile after tile over
-// an m×n block (x86.Gen.NextDirectTile), with A
-// read in place (column p at a + p·lda, rows past m masked off so they are
-// never read) and B broadcast from b + p·rsb + j·csb. There is one k loop
-// for each count of vectors holding rows below m and each column count up to
-// NR, so an edge tile does only its own FMAs.
+// and epilogue, tile after tile over an m×n block (x86.Gen.NextDirectTile),
+// with A read in place (column p at a + p·lda, rows past m masked off so
+// they are never read) and B broadcast from b + p·rsb + j·csb. There is one
+// k loop for each count of vectors holding rows below m and each column
+// count up to NR, so an edge tile does only its own FMAs.
 //
 // When rsc == 1 and alpha == 1 (the common call) the accumulators start as
-// beta·C instead of zero, so the tile ends with stores alone: no multiply or
-// C load waits for the last FMA. Every other call zeroes them and runs the
-// packed kernel's epilogue.
+// beta·C instead of zero, so the tile ends with stores alone: no multiply
+// or C load waits for the last FMA. Every other call zeroes them and runs
+// the packed kernel's epilogue.
 func direct(g *x86.Gen) {
 	k := g.K
 	c := g.Ctx

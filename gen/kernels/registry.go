@@ -25,9 +25,9 @@ func registry() *File {
 	f.Type().Id("Func").Func().Params(funcParams()...)
 
 	f.Comment("DirectFunc computes C := alpha·A·B + beta·C on m×n (any sizes) in MR×NR tiles")
-	f.Comment("from unpacked operands: A(i,p) at a[i+p*lda]")
-	f.Comment("(rows i >= m never read), B(p,j) at b[p*rsb+j*csb] (columns j >= n never read),")
-	f.Comment("C as for Func. Strides are in reals, any sign; docs/internals.md has the whole contract.")
+	f.Comment("from unpacked operands: A(i,p) at a[i+p*lda] (rows i >= m never read), B(p,j)")
+	f.Comment("at b[p*rsb+j*csb] (columns j >= n never read), C as for Func. Strides are in")
+	f.Comment("reals, any sign; docs/internals.md has the whole contract.")
 	f.Type().Id("DirectFunc").Func().Params(directParams()...)
 
 	f.Comment("PackFunc packs one sliver of width w (MR for A, NR for B): dst[p*w+i] is the")

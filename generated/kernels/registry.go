@@ -15,9 +15,9 @@ import "github.com/tcontract/tcontract/internal/spec"
 type Func func(k int, a, b, c *byte, rsc, csc, m, n int, alpha, beta *byte)
 
 // DirectFunc computes C := alpha·A·B + beta·C on m×n (any sizes) in MR×NR tiles
-// from unpacked operands: A(i,p) at a[i+p*lda]
-// (rows i >= m never read), B(p,j) at b[p*rsb+j*csb] (columns j >= n never read),
-// C as for Func. Strides are in reals, any sign; docs/internals.md has the whole contract.
+// from unpacked operands: A(i,p) at a[i+p*lda] (rows i >= m never read), B(p,j)
+// at b[p*rsb+j*csb] (columns j >= n never read), C as for Func. Strides are in
+// reals, any sign; docs/internals.md has the whole contract.
 type DirectFunc func(k int, a *byte, lda int, b *byte, rsb, csb int, c *byte, rsc, csc, m, n int, alpha, beta *byte)
 
 // PackFunc packs one sliver of width w (MR for A, NR for B): dst[p*w+i] is the

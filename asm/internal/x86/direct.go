@@ -42,8 +42,8 @@ func (g *Gen) BeginDirect(doc ...string) {
 	c.Doc(doc...)
 }
 
-// EmptyTile begins each tile (label "tile", which NextDirectTile jumps back to)
-// and returns at once when m <= 0 or n <= 0 (nothing is read or
+// EmptyTile begins each tile (label "tile", which NextDirectTile jumps back
+// to) and returns at once when m <= 0 or n <= 0 (nothing is read or
 // written), leaving m in M and n in N.
 func (g *Gen) EmptyTile() {
 	c := g.Ctx
@@ -64,10 +64,10 @@ func (g *Gen) EmptyTile() {
 // the block's rows, and the rows left from the current tile on.
 type DirectLocals struct{ A0, CCol, Rows, Left operand.Mem }
 
-// BeginDirectTiles, emitted before EmptyTile, saves the block's first a, c and
-// its rows m for NextDirectTile, and clamps the argument m to MR: each tile reads
-// its own m, b and c (and a) from the argument slots, which NextTile moves
-// on.
+// BeginDirectTiles, emitted before EmptyTile, saves the block's first a, c
+// and its rows m for NextDirectTile, and clamps the argument m to MR: each
+// tile reads its own m, b and c (and a) from the argument slots, which
+// NextDirectTile moves on.
 func (g *Gen) BeginDirectTiles() DirectLocals {
 	c := g.Ctx
 	l := DirectLocals{A0: c.AllocLocal(8), CCol: c.AllocLocal(8), Rows: c.AllocLocal(8), Left: c.AllocLocal(8)}
@@ -91,15 +91,15 @@ func (g *Gen) clampRows(rows reg.Register) {
 	c.MOVQ(rows, g.Arg("m"))
 }
 
-// NextDirectTile, emitted where a direct kernel returns, moves on to the next
-// tile of the m×n block, column tile by column tile and, within one, row
-// tile by row tile (A's rows past MR at a + MR, C's at c + MR·rsc; the next
-// column tile at b + NR·csb and c + NR·csc, from A's and C's first rows
-// again), and jumps back to label "tile". After the last tile it falls
+// NextDirectTile, emitted where a direct kernel returns, moves on to the
+// next tile of the m×n block, column tile by column tile and, within one,
+// row tile by row tile (A's rows past MR at a + MR, C's at c + MR·rsc; the
+// next column tile at b + NR·csb and c + NR·csc, from A's and C's first
+// rows again), and jumps back to label "tile". After the last tile it falls
 // through to the return. One call covers the whole block, so the driver
-// pays the call and its argument copies once rather than once per tile,
-// and the tiles' order is the one the driver used: a column tile's B stays
-// in L1 while A's row tiles stream past it.
+// pays the call and its argument copies once rather than once per tile, and
+// the tiles' order is the one the driver used: a column tile's B stays in
+// L1 while A's row tiles stream past it.
 func (g *Gen) NextDirectTile(l DirectLocals) {
 	c := g.Ctx
 	mr, nr := g.K.MR, g.K.NR
