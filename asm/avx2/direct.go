@@ -105,14 +105,15 @@ func direct(g *x86.Gen) {
 
 	c.Label("kloop")
 	g.DirectLoopRegs()
-	c.CMPQ(g.Arg("m"), operand.U32(k.MR))
-	c.JL(operand.LabelRef("masked"))
 	bi := 0
-	body := func(mv int, load func(v int, a reg.VecPhysical)) func(u, nv int) {
+	body := func(far bool, mv int, load func(v int, a reg.VecPhysical)) func(u, nv int) {
 		return func(u, nv int) {
 			a := p.a[:mv]
 			for v := range a {
 				load(v, a[v])
+			}
+			if far {
+				g.PrefetchDirectA(32 * mv)
 			}
 			for j := 0; j < nv; j++ {
 				b := p.b[bi%len(p.b)]
@@ -124,15 +125,19 @@ func direct(g *x86.Gen) {
 			}
 		}
 	}
-	g.DirectLoops("d", body(p.mv, func(v int, a reg.VecPhysical) {
-		o.Mov(x86.Mem(x86.A, 32*v), a)
-	}))
-	c.Label("masked")
-	g.RowLoops("m", func(mv int, prefix string) {
-		g.DirectLoops(prefix, body(mv, func(v int, a reg.VecPhysical) {
-			c.VMOVDQU(rowMask.Offset(32*v), a)
-			o.MaskMov(x86.Mem(x86.A, 32*v), a, a)
+	g.NearFar("k", func(far bool, prefix string) {
+		c.CMPQ(g.Arg("m"), operand.U32(k.MR))
+		c.JL(operand.LabelRef(prefix + "masked"))
+		g.DirectLoops(prefix+"d", body(far, p.mv, func(v int, a reg.VecPhysical) {
+			o.Mov(x86.Mem(x86.A, 32*v), a)
 		}))
+		c.Label(prefix + "masked")
+		g.RowLoops(prefix+"m", func(mv int, prefix string) {
+			g.DirectLoops(prefix, body(far, mv, func(v int, a reg.VecPhysical) {
+				c.VMOVDQU(rowMask.Offset(32*v), a)
+				o.MaskMov(x86.Mem(x86.A, 32*v), a, a)
+			}))
+		})
 	})
 	c.Label("kdone")
 	c.TESTQ(x86.Mode, x86.Mode)

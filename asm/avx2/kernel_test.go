@@ -83,15 +83,23 @@ func TestRejects(t *testing.T) {
 }
 
 // TestDirectTable compiles the direct kernel of every AVX2 row and checks
-// its preload paths, one loop per column count (masked-row family "m"),
-// and the shared epilogue.
+// its preload paths, one loop per column count on masked rows in the near
+// and the far set (families "knm" and "kfm"), the tile walk and the shared
+// epilogue, and that only the far loops prefetch A.
 func TestDirectTable(t *testing.T) {
 	for _, k := range spec.KernelsFor(spec.AVX2) {
 		g := x86.New(k, 32)
 		direct(g)
-		missing, err := x86.MissingLabels(g.Ctx, x86.DirectLabels(k, g.MV(), "m"))
+		want := append(x86.DirectLabels(k, g.MV(), "knm"), x86.DirectLabels(k, g.MV(), "kfm")...)
+		want = append(want, "tile", "nextcol", "lasttile", "kfar")
+		missing, err := x86.MissingLabels(g.Ctx, want)
 		if err != nil || len(missing) > 0 {
 			t.Errorf("%s: %v, missing %v", x86.DirectName(k), err, missing)
+		}
+		// A is prefetched in the far loops (lda of a page or more) only.
+		counts, err := x86.LoopPrefetches(g.Ctx, "kn", "kf")
+		if err != nil || counts["kn"] != 0 || counts["kf"] == 0 {
+			t.Errorf("%s: prefetches by loop set %v (%v), want none near and some far", x86.DirectName(k), counts, err)
 		}
 	}
 }

@@ -91,24 +91,29 @@ func direct(g *x86.Gen) {
 	c.Label("kloop")
 	bi := 0
 	g.DirectLoopRegs()
-	g.RowLoops("d", func(mv int, prefix string) {
-		g.DirectLoops(prefix, func(u, nv int) {
-			set := 0
-			if u > 0 {
-				set = u % p.aSets
-			}
-			a := p.a[set*p.mv : set*p.mv+mv]
-			for v := range a {
-				o.MovZ(x86.Mem(x86.A, 64*v), x86.Opmask(v+1), a[v])
-			}
-			for j := 0; j < nv; j++ {
-				b := p.b[bi%len(p.b)]
-				bi++
-				o.Bcast(g.BAddr(j), b)
-				for v := range a {
-					o.FMA(a[v], b, p.acc(v, j))
+	g.NearFar("d", func(far bool, prefix string) {
+		g.RowLoops(prefix, func(mv int, prefix string) {
+			g.DirectLoops(prefix, func(u, nv int) {
+				set := 0
+				if u > 0 {
+					set = u % p.aSets
 				}
-			}
+				a := p.a[set*p.mv : set*p.mv+mv]
+				for v := range a {
+					o.MovZ(x86.Mem(x86.A, 64*v), x86.Opmask(v+1), a[v])
+				}
+				if far {
+					g.PrefetchDirectA(64 * mv)
+				}
+				for j := 0; j < nv; j++ {
+					b := p.b[bi%len(p.b)]
+					bi++
+					o.Bcast(g.BAddr(j), b)
+					for v := range a {
+						o.FMA(a[v], b, p.acc(v, j))
+					}
+				}
+			})
 		})
 	})
 	c.Label("kdone")

@@ -55,15 +55,23 @@ func TestRejects(t *testing.T) {
 }
 
 // TestDirectTable compiles the direct kernel of every AVX512 row and checks
-// its preload paths, one loop per column count (full-row family "d"),
-// and the shared epilogue.
+// its preload paths, one loop per column count in the near and the far set
+// (families "dn" and "df"), the tile walk and the shared epilogue, and that
+// only the far loops prefetch A.
 func TestDirectTable(t *testing.T) {
 	for _, k := range spec.KernelsFor(spec.AVX512) {
 		g := x86.New(k, 64)
 		direct(g)
-		missing, err := x86.MissingLabels(g.Ctx, x86.DirectLabels(k, g.MV(), "d"))
+		want := append(x86.DirectLabels(k, g.MV(), "dn"), x86.DirectLabels(k, g.MV(), "df")...)
+		want = append(want, "tile", "nextcol", "lasttile", "dfar")
+		missing, err := x86.MissingLabels(g.Ctx, want)
 		if err != nil || len(missing) > 0 {
 			t.Errorf("%s: %v, missing %v", x86.DirectName(k), err, missing)
+		}
+		// A is prefetched in the far loops (lda of a page or more) only.
+		counts, err := x86.LoopPrefetches(g.Ctx, "dn", "df")
+		if err != nil || counts["dn"] != 0 || counts["df"] == 0 {
+			t.Errorf("%s: prefetches by loop set %v (%v), want none near and some far", x86.DirectName(k), counts, err)
 		}
 	}
 }

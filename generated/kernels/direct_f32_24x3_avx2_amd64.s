@@ -163,17 +163,19 @@ kloop:
 	MOVQ    DX, CX
 	SHRQ    $0x02, CX
 	ANDQ    $0x00000003, DX
+	CMPQ    R11, $0x00001000
+	JAE     kfar
 	CMPQ    m+72(FP), $0x00000018
-	JL      masked
+	JL      knmasked
 	CMPQ    n+80(FP), $0x00000003
-	JGE     d3
+	JGE     knd3
 	CMPQ    n+80(FP), $0x00000002
-	JE      d2
+	JE      knd2
 	TESTQ   CX, CX
-	JZ      d1rem
+	JZ      knd1rem
 	PCALIGN $0x40
 
-d1loop:
+knd1loop:
 	VMOVUPS      (SI), Y9
 	VMOVUPS      32(SI), Y10
 	VMOVUPS      64(SI), Y11
@@ -211,13 +213,13 @@ d1loop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         CX
-	JNZ          d1loop
+	JNZ          knd1loop
 
-d1rem:
+knd1rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d1remloop:
+knd1remloop:
 	VMOVUPS      (SI), Y9
 	VMOVUPS      32(SI), Y10
 	VMOVUPS      64(SI), Y11
@@ -228,15 +230,15 @@ d1remloop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         DX
-	JNZ          d1remloop
+	JNZ          knd1remloop
 	JMP          kdone
 
-d2:
+knd2:
 	TESTQ   CX, CX
-	JZ      d2rem
+	JZ      knd2rem
 	PCALIGN $0x40
 
-d2loop:
+knd2loop:
 	VMOVUPS      (SI), Y9
 	VMOVUPS      32(SI), Y10
 	VMOVUPS      64(SI), Y11
@@ -290,13 +292,13 @@ d2loop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         CX
-	JNZ          d2loop
+	JNZ          knd2loop
 
-d2rem:
+knd2rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d2remloop:
+knd2remloop:
 	VMOVUPS      (SI), Y9
 	VMOVUPS      32(SI), Y10
 	VMOVUPS      64(SI), Y11
@@ -311,15 +313,15 @@ d2remloop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         DX
-	JNZ          d2remloop
+	JNZ          knd2remloop
 	JMP          kdone
 
-d3:
+knd3:
 	TESTQ   CX, CX
-	JZ      d3rem
+	JZ      knd3rem
 	PCALIGN $0x40
 
-d3loop:
+knd3loop:
 	VMOVUPS      (SI), Y9
 	VMOVUPS      32(SI), Y10
 	VMOVUPS      64(SI), Y11
@@ -389,13 +391,13 @@ d3loop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         CX
-	JNZ          d3loop
+	JNZ          knd3loop
 
-d3rem:
+knd3rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d3remloop:
+knd3remloop:
 	VMOVUPS      (SI), Y9
 	VMOVUPS      32(SI), Y10
 	VMOVUPS      64(SI), Y11
@@ -414,23 +416,23 @@ d3remloop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         DX
-	JNZ          d3remloop
+	JNZ          knd3remloop
 	JMP          kdone
 
-masked:
+knmasked:
 	CMPQ    m+72(FP), $0x00000010
-	JG      m3_
+	JG      knm3_
 	CMPQ    m+72(FP), $0x00000008
-	JG      m2_
+	JG      knm2_
 	CMPQ    n+80(FP), $0x00000003
-	JGE     m1_3
+	JGE     knm1_3
 	CMPQ    n+80(FP), $0x00000002
-	JE      m1_2
+	JE      knm1_2
 	TESTQ   CX, CX
-	JZ      m1_1rem
+	JZ      knm1_1rem
 	PCALIGN $0x40
 
-m1_1loop:
+knm1_1loop:
 	VMOVDQU      (SP), Y9
 	VMASKMOVPS   (SI), Y9, Y9
 	VBROADCASTSS (DI), Y14
@@ -456,13 +458,13 @@ m1_1loop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         CX
-	JNZ          m1_1loop
+	JNZ          knm1_1loop
 
-m1_1rem:
+knm1_1rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-m1_1remloop:
+knm1_1remloop:
 	VMOVDQU      (SP), Y9
 	VMASKMOVPS   (SI), Y9, Y9
 	VBROADCASTSS (DI), Y14
@@ -470,15 +472,15 @@ m1_1remloop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         DX
-	JNZ          m1_1remloop
+	JNZ          knm1_1remloop
 	JMP          kdone
 
-m1_2:
+knm1_2:
 	TESTQ   CX, CX
-	JZ      m1_2rem
+	JZ      knm1_2rem
 	PCALIGN $0x40
 
-m1_2loop:
+knm1_2loop:
 	VMOVDQU      (SP), Y9
 	VMASKMOVPS   (SI), Y9, Y9
 	VBROADCASTSS (DI), Y15
@@ -512,13 +514,13 @@ m1_2loop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         CX
-	JNZ          m1_2loop
+	JNZ          knm1_2loop
 
-m1_2rem:
+knm1_2rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-m1_2remloop:
+knm1_2remloop:
 	VMOVDQU      (SP), Y9
 	VMASKMOVPS   (SI), Y9, Y9
 	VBROADCASTSS (DI), Y15
@@ -528,15 +530,15 @@ m1_2remloop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         DX
-	JNZ          m1_2remloop
+	JNZ          knm1_2remloop
 	JMP          kdone
 
-m1_3:
+knm1_3:
 	TESTQ   CX, CX
-	JZ      m1_3rem
+	JZ      knm1_3rem
 	PCALIGN $0x40
 
-m1_3loop:
+knm1_3loop:
 	VMOVDQU      (SP), Y9
 	VMASKMOVPS   (SI), Y9, Y9
 	VBROADCASTSS (DI), Y13
@@ -578,13 +580,13 @@ m1_3loop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         CX
-	JNZ          m1_3loop
+	JNZ          knm1_3loop
 
-m1_3rem:
+knm1_3rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-m1_3remloop:
+knm1_3remloop:
 	VMOVDQU      (SP), Y9
 	VMASKMOVPS   (SI), Y9, Y9
 	VBROADCASTSS (DI), Y13
@@ -596,19 +598,19 @@ m1_3remloop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         DX
-	JNZ          m1_3remloop
+	JNZ          knm1_3remloop
 	JMP          kdone
 
-m2_:
+knm2_:
 	CMPQ    n+80(FP), $0x00000003
-	JGE     m2_3
+	JGE     knm2_3
 	CMPQ    n+80(FP), $0x00000002
-	JE      m2_2
+	JE      knm2_2
 	TESTQ   CX, CX
-	JZ      m2_1rem
+	JZ      knm2_1rem
 	PCALIGN $0x40
 
-m2_1loop:
+knm2_1loop:
 	VMOVDQU      (SP), Y9
 	VMASKMOVPS   (SI), Y9, Y9
 	VMOVDQU      32(SP), Y10
@@ -646,13 +648,13 @@ m2_1loop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         CX
-	JNZ          m2_1loop
+	JNZ          knm2_1loop
 
-m2_1rem:
+knm2_1rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-m2_1remloop:
+knm2_1remloop:
 	VMOVDQU      (SP), Y9
 	VMASKMOVPS   (SI), Y9, Y9
 	VMOVDQU      32(SP), Y10
@@ -663,15 +665,15 @@ m2_1remloop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         DX
-	JNZ          m2_1remloop
+	JNZ          knm2_1remloop
 	JMP          kdone
 
-m2_2:
+knm2_2:
 	TESTQ   CX, CX
-	JZ      m2_2rem
+	JZ      knm2_2rem
 	PCALIGN $0x40
 
-m2_2loop:
+knm2_2loop:
 	VMOVDQU      (SP), Y9
 	VMASKMOVPS   (SI), Y9, Y9
 	VMOVDQU      32(SP), Y10
@@ -721,13 +723,13 @@ m2_2loop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         CX
-	JNZ          m2_2loop
+	JNZ          knm2_2loop
 
-m2_2rem:
+knm2_2rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-m2_2remloop:
+knm2_2remloop:
 	VMOVDQU      (SP), Y9
 	VMASKMOVPS   (SI), Y9, Y9
 	VMOVDQU      32(SP), Y10
@@ -741,15 +743,15 @@ m2_2remloop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         DX
-	JNZ          m2_2remloop
+	JNZ          knm2_2remloop
 	JMP          kdone
 
-m2_3:
+knm2_3:
 	TESTQ   CX, CX
-	JZ      m2_3rem
+	JZ      knm2_3rem
 	PCALIGN $0x40
 
-m2_3loop:
+knm2_3loop:
 	VMOVDQU      (SP), Y9
 	VMASKMOVPS   (SI), Y9, Y9
 	VMOVDQU      32(SP), Y10
@@ -811,13 +813,13 @@ m2_3loop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         CX
-	JNZ          m2_3loop
+	JNZ          knm2_3loop
 
-m2_3rem:
+knm2_3rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-m2_3remloop:
+knm2_3remloop:
 	VMOVDQU      (SP), Y9
 	VMASKMOVPS   (SI), Y9, Y9
 	VMOVDQU      32(SP), Y10
@@ -834,19 +836,19 @@ m2_3remloop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         DX
-	JNZ          m2_3remloop
+	JNZ          knm2_3remloop
 	JMP          kdone
 
-m3_:
+knm3_:
 	CMPQ    n+80(FP), $0x00000003
-	JGE     m3_3
+	JGE     knm3_3
 	CMPQ    n+80(FP), $0x00000002
-	JE      m3_2
+	JE      knm3_2
 	TESTQ   CX, CX
-	JZ      m3_1rem
+	JZ      knm3_1rem
 	PCALIGN $0x40
 
-m3_1loop:
+knm3_1loop:
 	VMOVDQU      (SP), Y9
 	VMASKMOVPS   (SI), Y9, Y9
 	VMOVDQU      32(SP), Y10
@@ -896,13 +898,13 @@ m3_1loop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         CX
-	JNZ          m3_1loop
+	JNZ          knm3_1loop
 
-m3_1rem:
+knm3_1rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-m3_1remloop:
+knm3_1remloop:
 	VMOVDQU      (SP), Y9
 	VMASKMOVPS   (SI), Y9, Y9
 	VMOVDQU      32(SP), Y10
@@ -916,15 +918,15 @@ m3_1remloop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         DX
-	JNZ          m3_1remloop
+	JNZ          knm3_1remloop
 	JMP          kdone
 
-m3_2:
+knm3_2:
 	TESTQ   CX, CX
-	JZ      m3_2rem
+	JZ      knm3_2rem
 	PCALIGN $0x40
 
-m3_2loop:
+knm3_2loop:
 	VMOVDQU      (SP), Y9
 	VMASKMOVPS   (SI), Y9, Y9
 	VMOVDQU      32(SP), Y10
@@ -990,13 +992,13 @@ m3_2loop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         CX
-	JNZ          m3_2loop
+	JNZ          knm3_2loop
 
-m3_2rem:
+knm3_2rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-m3_2remloop:
+knm3_2remloop:
 	VMOVDQU      (SP), Y9
 	VMASKMOVPS   (SI), Y9, Y9
 	VMOVDQU      32(SP), Y10
@@ -1014,15 +1016,15 @@ m3_2remloop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         DX
-	JNZ          m3_2remloop
+	JNZ          knm3_2remloop
 	JMP          kdone
 
-m3_3:
+knm3_3:
 	TESTQ   CX, CX
-	JZ      m3_3rem
+	JZ      knm3_3rem
 	PCALIGN $0x40
 
-m3_3loop:
+knm3_3loop:
 	VMOVDQU      (SP), Y9
 	VMASKMOVPS   (SI), Y9, Y9
 	VMOVDQU      32(SP), Y10
@@ -1104,13 +1106,13 @@ m3_3loop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         CX
-	JNZ          m3_3loop
+	JNZ          knm3_3loop
 
-m3_3rem:
+knm3_3rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-m3_3remloop:
+knm3_3remloop:
 	VMOVDQU      (SP), Y9
 	VMASKMOVPS   (SI), Y9, Y9
 	VMOVDQU      32(SP), Y10
@@ -1132,7 +1134,1070 @@ m3_3remloop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         DX
-	JNZ          m3_3remloop
+	JNZ          knm3_3remloop
+	JMP          kdone
+
+kfar:
+	CMPQ    m+72(FP), $0x00000018
+	JL      kfmasked
+	CMPQ    n+80(FP), $0x00000003
+	JGE     kfd3
+	CMPQ    n+80(FP), $0x00000002
+	JE      kfd2
+	TESTQ   CX, CX
+	JZ      kfd1rem
+	PCALIGN $0x40
+
+kfd1loop:
+	VMOVUPS      (SI), Y9
+	VMOVUPS      32(SI), Y10
+	VMOVUPS      64(SI), Y11
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Y12
+	VFMADD231PS  Y9, Y12, Y0
+	VFMADD231PS  Y10, Y12, Y1
+	VFMADD231PS  Y11, Y12, Y2
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPS      (SI), Y9
+	VMOVUPS      32(SI), Y10
+	VMOVUPS      64(SI), Y11
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Y13
+	VFMADD231PS  Y9, Y13, Y0
+	VFMADD231PS  Y10, Y13, Y1
+	VFMADD231PS  Y11, Y13, Y2
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPS      (SI), Y9
+	VMOVUPS      32(SI), Y10
+	VMOVUPS      64(SI), Y11
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Y14
+	VFMADD231PS  Y9, Y14, Y0
+	VFMADD231PS  Y10, Y14, Y1
+	VFMADD231PS  Y11, Y14, Y2
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPS      (SI), Y9
+	VMOVUPS      32(SI), Y10
+	VMOVUPS      64(SI), Y11
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Y15
+	VFMADD231PS  Y9, Y15, Y0
+	VFMADD231PS  Y10, Y15, Y1
+	VFMADD231PS  Y11, Y15, Y2
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         CX
+	JNZ          kfd1loop
+
+kfd1rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+kfd1remloop:
+	VMOVUPS      (SI), Y9
+	VMOVUPS      32(SI), Y10
+	VMOVUPS      64(SI), Y11
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Y12
+	VFMADD231PS  Y9, Y12, Y0
+	VFMADD231PS  Y10, Y12, Y1
+	VFMADD231PS  Y11, Y12, Y2
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         DX
+	JNZ          kfd1remloop
+	JMP          kdone
+
+kfd2:
+	TESTQ   CX, CX
+	JZ      kfd2rem
+	PCALIGN $0x40
+
+kfd2loop:
+	VMOVUPS      (SI), Y9
+	VMOVUPS      32(SI), Y10
+	VMOVUPS      64(SI), Y11
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Y13
+	VFMADD231PS  Y9, Y13, Y0
+	VFMADD231PS  Y10, Y13, Y1
+	VFMADD231PS  Y11, Y13, Y2
+	VBROADCASTSS (DI)(AX*1), Y14
+	VFMADD231PS  Y9, Y14, Y3
+	VFMADD231PS  Y10, Y14, Y4
+	VFMADD231PS  Y11, Y14, Y5
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPS      (SI), Y9
+	VMOVUPS      32(SI), Y10
+	VMOVUPS      64(SI), Y11
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Y15
+	VFMADD231PS  Y9, Y15, Y0
+	VFMADD231PS  Y10, Y15, Y1
+	VFMADD231PS  Y11, Y15, Y2
+	VBROADCASTSS (DI)(AX*1), Y12
+	VFMADD231PS  Y9, Y12, Y3
+	VFMADD231PS  Y10, Y12, Y4
+	VFMADD231PS  Y11, Y12, Y5
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPS      (SI), Y9
+	VMOVUPS      32(SI), Y10
+	VMOVUPS      64(SI), Y11
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Y13
+	VFMADD231PS  Y9, Y13, Y0
+	VFMADD231PS  Y10, Y13, Y1
+	VFMADD231PS  Y11, Y13, Y2
+	VBROADCASTSS (DI)(AX*1), Y14
+	VFMADD231PS  Y9, Y14, Y3
+	VFMADD231PS  Y10, Y14, Y4
+	VFMADD231PS  Y11, Y14, Y5
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPS      (SI), Y9
+	VMOVUPS      32(SI), Y10
+	VMOVUPS      64(SI), Y11
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Y15
+	VFMADD231PS  Y9, Y15, Y0
+	VFMADD231PS  Y10, Y15, Y1
+	VFMADD231PS  Y11, Y15, Y2
+	VBROADCASTSS (DI)(AX*1), Y12
+	VFMADD231PS  Y9, Y12, Y3
+	VFMADD231PS  Y10, Y12, Y4
+	VFMADD231PS  Y11, Y12, Y5
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         CX
+	JNZ          kfd2loop
+
+kfd2rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+kfd2remloop:
+	VMOVUPS      (SI), Y9
+	VMOVUPS      32(SI), Y10
+	VMOVUPS      64(SI), Y11
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Y13
+	VFMADD231PS  Y9, Y13, Y0
+	VFMADD231PS  Y10, Y13, Y1
+	VFMADD231PS  Y11, Y13, Y2
+	VBROADCASTSS (DI)(AX*1), Y14
+	VFMADD231PS  Y9, Y14, Y3
+	VFMADD231PS  Y10, Y14, Y4
+	VFMADD231PS  Y11, Y14, Y5
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         DX
+	JNZ          kfd2remloop
+	JMP          kdone
+
+kfd3:
+	TESTQ   CX, CX
+	JZ      kfd3rem
+	PCALIGN $0x40
+
+kfd3loop:
+	VMOVUPS      (SI), Y9
+	VMOVUPS      32(SI), Y10
+	VMOVUPS      64(SI), Y11
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Y15
+	VFMADD231PS  Y9, Y15, Y0
+	VFMADD231PS  Y10, Y15, Y1
+	VFMADD231PS  Y11, Y15, Y2
+	VBROADCASTSS (DI)(AX*1), Y12
+	VFMADD231PS  Y9, Y12, Y3
+	VFMADD231PS  Y10, Y12, Y4
+	VFMADD231PS  Y11, Y12, Y5
+	VBROADCASTSS (DI)(AX*2), Y13
+	VFMADD231PS  Y9, Y13, Y6
+	VFMADD231PS  Y10, Y13, Y7
+	VFMADD231PS  Y11, Y13, Y8
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPS      (SI), Y9
+	VMOVUPS      32(SI), Y10
+	VMOVUPS      64(SI), Y11
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Y14
+	VFMADD231PS  Y9, Y14, Y0
+	VFMADD231PS  Y10, Y14, Y1
+	VFMADD231PS  Y11, Y14, Y2
+	VBROADCASTSS (DI)(AX*1), Y15
+	VFMADD231PS  Y9, Y15, Y3
+	VFMADD231PS  Y10, Y15, Y4
+	VFMADD231PS  Y11, Y15, Y5
+	VBROADCASTSS (DI)(AX*2), Y12
+	VFMADD231PS  Y9, Y12, Y6
+	VFMADD231PS  Y10, Y12, Y7
+	VFMADD231PS  Y11, Y12, Y8
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPS      (SI), Y9
+	VMOVUPS      32(SI), Y10
+	VMOVUPS      64(SI), Y11
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Y13
+	VFMADD231PS  Y9, Y13, Y0
+	VFMADD231PS  Y10, Y13, Y1
+	VFMADD231PS  Y11, Y13, Y2
+	VBROADCASTSS (DI)(AX*1), Y14
+	VFMADD231PS  Y9, Y14, Y3
+	VFMADD231PS  Y10, Y14, Y4
+	VFMADD231PS  Y11, Y14, Y5
+	VBROADCASTSS (DI)(AX*2), Y15
+	VFMADD231PS  Y9, Y15, Y6
+	VFMADD231PS  Y10, Y15, Y7
+	VFMADD231PS  Y11, Y15, Y8
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPS      (SI), Y9
+	VMOVUPS      32(SI), Y10
+	VMOVUPS      64(SI), Y11
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Y12
+	VFMADD231PS  Y9, Y12, Y0
+	VFMADD231PS  Y10, Y12, Y1
+	VFMADD231PS  Y11, Y12, Y2
+	VBROADCASTSS (DI)(AX*1), Y13
+	VFMADD231PS  Y9, Y13, Y3
+	VFMADD231PS  Y10, Y13, Y4
+	VFMADD231PS  Y11, Y13, Y5
+	VBROADCASTSS (DI)(AX*2), Y14
+	VFMADD231PS  Y9, Y14, Y6
+	VFMADD231PS  Y10, Y14, Y7
+	VFMADD231PS  Y11, Y14, Y8
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         CX
+	JNZ          kfd3loop
+
+kfd3rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+kfd3remloop:
+	VMOVUPS      (SI), Y9
+	VMOVUPS      32(SI), Y10
+	VMOVUPS      64(SI), Y11
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Y15
+	VFMADD231PS  Y9, Y15, Y0
+	VFMADD231PS  Y10, Y15, Y1
+	VFMADD231PS  Y11, Y15, Y2
+	VBROADCASTSS (DI)(AX*1), Y12
+	VFMADD231PS  Y9, Y12, Y3
+	VFMADD231PS  Y10, Y12, Y4
+	VFMADD231PS  Y11, Y12, Y5
+	VBROADCASTSS (DI)(AX*2), Y13
+	VFMADD231PS  Y9, Y13, Y6
+	VFMADD231PS  Y10, Y13, Y7
+	VFMADD231PS  Y11, Y13, Y8
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         DX
+	JNZ          kfd3remloop
+	JMP          kdone
+
+kfmasked:
+	CMPQ    m+72(FP), $0x00000010
+	JG      kfm3_
+	CMPQ    m+72(FP), $0x00000008
+	JG      kfm2_
+	CMPQ    n+80(FP), $0x00000003
+	JGE     kfm1_3
+	CMPQ    n+80(FP), $0x00000002
+	JE      kfm1_2
+	TESTQ   CX, CX
+	JZ      kfm1_1rem
+	PCALIGN $0x40
+
+kfm1_1loop:
+	VMOVDQU      (SP), Y9
+	VMASKMOVPS   (SI), Y9, Y9
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Y14
+	VFMADD231PS  Y9, Y14, Y0
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVDQU      (SP), Y9
+	VMASKMOVPS   (SI), Y9, Y9
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Y15
+	VFMADD231PS  Y9, Y15, Y0
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVDQU      (SP), Y9
+	VMASKMOVPS   (SI), Y9, Y9
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Y12
+	VFMADD231PS  Y9, Y12, Y0
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVDQU      (SP), Y9
+	VMASKMOVPS   (SI), Y9, Y9
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Y13
+	VFMADD231PS  Y9, Y13, Y0
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         CX
+	JNZ          kfm1_1loop
+
+kfm1_1rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+kfm1_1remloop:
+	VMOVDQU      (SP), Y9
+	VMASKMOVPS   (SI), Y9, Y9
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Y14
+	VFMADD231PS  Y9, Y14, Y0
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         DX
+	JNZ          kfm1_1remloop
+	JMP          kdone
+
+kfm1_2:
+	TESTQ   CX, CX
+	JZ      kfm1_2rem
+	PCALIGN $0x40
+
+kfm1_2loop:
+	VMOVDQU      (SP), Y9
+	VMASKMOVPS   (SI), Y9, Y9
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Y15
+	VFMADD231PS  Y9, Y15, Y0
+	VBROADCASTSS (DI)(AX*1), Y12
+	VFMADD231PS  Y9, Y12, Y3
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVDQU      (SP), Y9
+	VMASKMOVPS   (SI), Y9, Y9
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Y13
+	VFMADD231PS  Y9, Y13, Y0
+	VBROADCASTSS (DI)(AX*1), Y14
+	VFMADD231PS  Y9, Y14, Y3
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVDQU      (SP), Y9
+	VMASKMOVPS   (SI), Y9, Y9
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Y15
+	VFMADD231PS  Y9, Y15, Y0
+	VBROADCASTSS (DI)(AX*1), Y12
+	VFMADD231PS  Y9, Y12, Y3
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVDQU      (SP), Y9
+	VMASKMOVPS   (SI), Y9, Y9
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Y13
+	VFMADD231PS  Y9, Y13, Y0
+	VBROADCASTSS (DI)(AX*1), Y14
+	VFMADD231PS  Y9, Y14, Y3
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         CX
+	JNZ          kfm1_2loop
+
+kfm1_2rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+kfm1_2remloop:
+	VMOVDQU      (SP), Y9
+	VMASKMOVPS   (SI), Y9, Y9
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Y15
+	VFMADD231PS  Y9, Y15, Y0
+	VBROADCASTSS (DI)(AX*1), Y12
+	VFMADD231PS  Y9, Y12, Y3
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         DX
+	JNZ          kfm1_2remloop
+	JMP          kdone
+
+kfm1_3:
+	TESTQ   CX, CX
+	JZ      kfm1_3rem
+	PCALIGN $0x40
+
+kfm1_3loop:
+	VMOVDQU      (SP), Y9
+	VMASKMOVPS   (SI), Y9, Y9
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Y13
+	VFMADD231PS  Y9, Y13, Y0
+	VBROADCASTSS (DI)(AX*1), Y14
+	VFMADD231PS  Y9, Y14, Y3
+	VBROADCASTSS (DI)(AX*2), Y15
+	VFMADD231PS  Y9, Y15, Y6
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVDQU      (SP), Y9
+	VMASKMOVPS   (SI), Y9, Y9
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Y12
+	VFMADD231PS  Y9, Y12, Y0
+	VBROADCASTSS (DI)(AX*1), Y13
+	VFMADD231PS  Y9, Y13, Y3
+	VBROADCASTSS (DI)(AX*2), Y14
+	VFMADD231PS  Y9, Y14, Y6
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVDQU      (SP), Y9
+	VMASKMOVPS   (SI), Y9, Y9
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Y15
+	VFMADD231PS  Y9, Y15, Y0
+	VBROADCASTSS (DI)(AX*1), Y12
+	VFMADD231PS  Y9, Y12, Y3
+	VBROADCASTSS (DI)(AX*2), Y13
+	VFMADD231PS  Y9, Y13, Y6
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVDQU      (SP), Y9
+	VMASKMOVPS   (SI), Y9, Y9
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Y14
+	VFMADD231PS  Y9, Y14, Y0
+	VBROADCASTSS (DI)(AX*1), Y15
+	VFMADD231PS  Y9, Y15, Y3
+	VBROADCASTSS (DI)(AX*2), Y12
+	VFMADD231PS  Y9, Y12, Y6
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         CX
+	JNZ          kfm1_3loop
+
+kfm1_3rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+kfm1_3remloop:
+	VMOVDQU      (SP), Y9
+	VMASKMOVPS   (SI), Y9, Y9
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Y13
+	VFMADD231PS  Y9, Y13, Y0
+	VBROADCASTSS (DI)(AX*1), Y14
+	VFMADD231PS  Y9, Y14, Y3
+	VBROADCASTSS (DI)(AX*2), Y15
+	VFMADD231PS  Y9, Y15, Y6
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         DX
+	JNZ          kfm1_3remloop
+	JMP          kdone
+
+kfm2_:
+	CMPQ    n+80(FP), $0x00000003
+	JGE     kfm2_3
+	CMPQ    n+80(FP), $0x00000002
+	JE      kfm2_2
+	TESTQ   CX, CX
+	JZ      kfm2_1rem
+	PCALIGN $0x40
+
+kfm2_1loop:
+	VMOVDQU      (SP), Y9
+	VMASKMOVPS   (SI), Y9, Y9
+	VMOVDQU      32(SP), Y10
+	VMASKMOVPS   32(SI), Y10, Y10
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Y12
+	VFMADD231PS  Y9, Y12, Y0
+	VFMADD231PS  Y10, Y12, Y1
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVDQU      (SP), Y9
+	VMASKMOVPS   (SI), Y9, Y9
+	VMOVDQU      32(SP), Y10
+	VMASKMOVPS   32(SI), Y10, Y10
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Y13
+	VFMADD231PS  Y9, Y13, Y0
+	VFMADD231PS  Y10, Y13, Y1
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVDQU      (SP), Y9
+	VMASKMOVPS   (SI), Y9, Y9
+	VMOVDQU      32(SP), Y10
+	VMASKMOVPS   32(SI), Y10, Y10
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Y14
+	VFMADD231PS  Y9, Y14, Y0
+	VFMADD231PS  Y10, Y14, Y1
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVDQU      (SP), Y9
+	VMASKMOVPS   (SI), Y9, Y9
+	VMOVDQU      32(SP), Y10
+	VMASKMOVPS   32(SI), Y10, Y10
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Y15
+	VFMADD231PS  Y9, Y15, Y0
+	VFMADD231PS  Y10, Y15, Y1
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         CX
+	JNZ          kfm2_1loop
+
+kfm2_1rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+kfm2_1remloop:
+	VMOVDQU      (SP), Y9
+	VMASKMOVPS   (SI), Y9, Y9
+	VMOVDQU      32(SP), Y10
+	VMASKMOVPS   32(SI), Y10, Y10
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Y12
+	VFMADD231PS  Y9, Y12, Y0
+	VFMADD231PS  Y10, Y12, Y1
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         DX
+	JNZ          kfm2_1remloop
+	JMP          kdone
+
+kfm2_2:
+	TESTQ   CX, CX
+	JZ      kfm2_2rem
+	PCALIGN $0x40
+
+kfm2_2loop:
+	VMOVDQU      (SP), Y9
+	VMASKMOVPS   (SI), Y9, Y9
+	VMOVDQU      32(SP), Y10
+	VMASKMOVPS   32(SI), Y10, Y10
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Y13
+	VFMADD231PS  Y9, Y13, Y0
+	VFMADD231PS  Y10, Y13, Y1
+	VBROADCASTSS (DI)(AX*1), Y14
+	VFMADD231PS  Y9, Y14, Y3
+	VFMADD231PS  Y10, Y14, Y4
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVDQU      (SP), Y9
+	VMASKMOVPS   (SI), Y9, Y9
+	VMOVDQU      32(SP), Y10
+	VMASKMOVPS   32(SI), Y10, Y10
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Y15
+	VFMADD231PS  Y9, Y15, Y0
+	VFMADD231PS  Y10, Y15, Y1
+	VBROADCASTSS (DI)(AX*1), Y12
+	VFMADD231PS  Y9, Y12, Y3
+	VFMADD231PS  Y10, Y12, Y4
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVDQU      (SP), Y9
+	VMASKMOVPS   (SI), Y9, Y9
+	VMOVDQU      32(SP), Y10
+	VMASKMOVPS   32(SI), Y10, Y10
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Y13
+	VFMADD231PS  Y9, Y13, Y0
+	VFMADD231PS  Y10, Y13, Y1
+	VBROADCASTSS (DI)(AX*1), Y14
+	VFMADD231PS  Y9, Y14, Y3
+	VFMADD231PS  Y10, Y14, Y4
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVDQU      (SP), Y9
+	VMASKMOVPS   (SI), Y9, Y9
+	VMOVDQU      32(SP), Y10
+	VMASKMOVPS   32(SI), Y10, Y10
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Y15
+	VFMADD231PS  Y9, Y15, Y0
+	VFMADD231PS  Y10, Y15, Y1
+	VBROADCASTSS (DI)(AX*1), Y12
+	VFMADD231PS  Y9, Y12, Y3
+	VFMADD231PS  Y10, Y12, Y4
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         CX
+	JNZ          kfm2_2loop
+
+kfm2_2rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+kfm2_2remloop:
+	VMOVDQU      (SP), Y9
+	VMASKMOVPS   (SI), Y9, Y9
+	VMOVDQU      32(SP), Y10
+	VMASKMOVPS   32(SI), Y10, Y10
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Y13
+	VFMADD231PS  Y9, Y13, Y0
+	VFMADD231PS  Y10, Y13, Y1
+	VBROADCASTSS (DI)(AX*1), Y14
+	VFMADD231PS  Y9, Y14, Y3
+	VFMADD231PS  Y10, Y14, Y4
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         DX
+	JNZ          kfm2_2remloop
+	JMP          kdone
+
+kfm2_3:
+	TESTQ   CX, CX
+	JZ      kfm2_3rem
+	PCALIGN $0x40
+
+kfm2_3loop:
+	VMOVDQU      (SP), Y9
+	VMASKMOVPS   (SI), Y9, Y9
+	VMOVDQU      32(SP), Y10
+	VMASKMOVPS   32(SI), Y10, Y10
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Y15
+	VFMADD231PS  Y9, Y15, Y0
+	VFMADD231PS  Y10, Y15, Y1
+	VBROADCASTSS (DI)(AX*1), Y12
+	VFMADD231PS  Y9, Y12, Y3
+	VFMADD231PS  Y10, Y12, Y4
+	VBROADCASTSS (DI)(AX*2), Y13
+	VFMADD231PS  Y9, Y13, Y6
+	VFMADD231PS  Y10, Y13, Y7
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVDQU      (SP), Y9
+	VMASKMOVPS   (SI), Y9, Y9
+	VMOVDQU      32(SP), Y10
+	VMASKMOVPS   32(SI), Y10, Y10
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Y14
+	VFMADD231PS  Y9, Y14, Y0
+	VFMADD231PS  Y10, Y14, Y1
+	VBROADCASTSS (DI)(AX*1), Y15
+	VFMADD231PS  Y9, Y15, Y3
+	VFMADD231PS  Y10, Y15, Y4
+	VBROADCASTSS (DI)(AX*2), Y12
+	VFMADD231PS  Y9, Y12, Y6
+	VFMADD231PS  Y10, Y12, Y7
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVDQU      (SP), Y9
+	VMASKMOVPS   (SI), Y9, Y9
+	VMOVDQU      32(SP), Y10
+	VMASKMOVPS   32(SI), Y10, Y10
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Y13
+	VFMADD231PS  Y9, Y13, Y0
+	VFMADD231PS  Y10, Y13, Y1
+	VBROADCASTSS (DI)(AX*1), Y14
+	VFMADD231PS  Y9, Y14, Y3
+	VFMADD231PS  Y10, Y14, Y4
+	VBROADCASTSS (DI)(AX*2), Y15
+	VFMADD231PS  Y9, Y15, Y6
+	VFMADD231PS  Y10, Y15, Y7
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVDQU      (SP), Y9
+	VMASKMOVPS   (SI), Y9, Y9
+	VMOVDQU      32(SP), Y10
+	VMASKMOVPS   32(SI), Y10, Y10
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Y12
+	VFMADD231PS  Y9, Y12, Y0
+	VFMADD231PS  Y10, Y12, Y1
+	VBROADCASTSS (DI)(AX*1), Y13
+	VFMADD231PS  Y9, Y13, Y3
+	VFMADD231PS  Y10, Y13, Y4
+	VBROADCASTSS (DI)(AX*2), Y14
+	VFMADD231PS  Y9, Y14, Y6
+	VFMADD231PS  Y10, Y14, Y7
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         CX
+	JNZ          kfm2_3loop
+
+kfm2_3rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+kfm2_3remloop:
+	VMOVDQU      (SP), Y9
+	VMASKMOVPS   (SI), Y9, Y9
+	VMOVDQU      32(SP), Y10
+	VMASKMOVPS   32(SI), Y10, Y10
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Y15
+	VFMADD231PS  Y9, Y15, Y0
+	VFMADD231PS  Y10, Y15, Y1
+	VBROADCASTSS (DI)(AX*1), Y12
+	VFMADD231PS  Y9, Y12, Y3
+	VFMADD231PS  Y10, Y12, Y4
+	VBROADCASTSS (DI)(AX*2), Y13
+	VFMADD231PS  Y9, Y13, Y6
+	VFMADD231PS  Y10, Y13, Y7
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         DX
+	JNZ          kfm2_3remloop
+	JMP          kdone
+
+kfm3_:
+	CMPQ    n+80(FP), $0x00000003
+	JGE     kfm3_3
+	CMPQ    n+80(FP), $0x00000002
+	JE      kfm3_2
+	TESTQ   CX, CX
+	JZ      kfm3_1rem
+	PCALIGN $0x40
+
+kfm3_1loop:
+	VMOVDQU      (SP), Y9
+	VMASKMOVPS   (SI), Y9, Y9
+	VMOVDQU      32(SP), Y10
+	VMASKMOVPS   32(SI), Y10, Y10
+	VMOVDQU      64(SP), Y11
+	VMASKMOVPS   64(SI), Y11, Y11
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Y14
+	VFMADD231PS  Y9, Y14, Y0
+	VFMADD231PS  Y10, Y14, Y1
+	VFMADD231PS  Y11, Y14, Y2
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVDQU      (SP), Y9
+	VMASKMOVPS   (SI), Y9, Y9
+	VMOVDQU      32(SP), Y10
+	VMASKMOVPS   32(SI), Y10, Y10
+	VMOVDQU      64(SP), Y11
+	VMASKMOVPS   64(SI), Y11, Y11
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Y15
+	VFMADD231PS  Y9, Y15, Y0
+	VFMADD231PS  Y10, Y15, Y1
+	VFMADD231PS  Y11, Y15, Y2
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVDQU      (SP), Y9
+	VMASKMOVPS   (SI), Y9, Y9
+	VMOVDQU      32(SP), Y10
+	VMASKMOVPS   32(SI), Y10, Y10
+	VMOVDQU      64(SP), Y11
+	VMASKMOVPS   64(SI), Y11, Y11
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Y12
+	VFMADD231PS  Y9, Y12, Y0
+	VFMADD231PS  Y10, Y12, Y1
+	VFMADD231PS  Y11, Y12, Y2
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVDQU      (SP), Y9
+	VMASKMOVPS   (SI), Y9, Y9
+	VMOVDQU      32(SP), Y10
+	VMASKMOVPS   32(SI), Y10, Y10
+	VMOVDQU      64(SP), Y11
+	VMASKMOVPS   64(SI), Y11, Y11
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Y13
+	VFMADD231PS  Y9, Y13, Y0
+	VFMADD231PS  Y10, Y13, Y1
+	VFMADD231PS  Y11, Y13, Y2
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         CX
+	JNZ          kfm3_1loop
+
+kfm3_1rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+kfm3_1remloop:
+	VMOVDQU      (SP), Y9
+	VMASKMOVPS   (SI), Y9, Y9
+	VMOVDQU      32(SP), Y10
+	VMASKMOVPS   32(SI), Y10, Y10
+	VMOVDQU      64(SP), Y11
+	VMASKMOVPS   64(SI), Y11, Y11
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Y14
+	VFMADD231PS  Y9, Y14, Y0
+	VFMADD231PS  Y10, Y14, Y1
+	VFMADD231PS  Y11, Y14, Y2
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         DX
+	JNZ          kfm3_1remloop
+	JMP          kdone
+
+kfm3_2:
+	TESTQ   CX, CX
+	JZ      kfm3_2rem
+	PCALIGN $0x40
+
+kfm3_2loop:
+	VMOVDQU      (SP), Y9
+	VMASKMOVPS   (SI), Y9, Y9
+	VMOVDQU      32(SP), Y10
+	VMASKMOVPS   32(SI), Y10, Y10
+	VMOVDQU      64(SP), Y11
+	VMASKMOVPS   64(SI), Y11, Y11
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Y15
+	VFMADD231PS  Y9, Y15, Y0
+	VFMADD231PS  Y10, Y15, Y1
+	VFMADD231PS  Y11, Y15, Y2
+	VBROADCASTSS (DI)(AX*1), Y12
+	VFMADD231PS  Y9, Y12, Y3
+	VFMADD231PS  Y10, Y12, Y4
+	VFMADD231PS  Y11, Y12, Y5
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVDQU      (SP), Y9
+	VMASKMOVPS   (SI), Y9, Y9
+	VMOVDQU      32(SP), Y10
+	VMASKMOVPS   32(SI), Y10, Y10
+	VMOVDQU      64(SP), Y11
+	VMASKMOVPS   64(SI), Y11, Y11
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Y13
+	VFMADD231PS  Y9, Y13, Y0
+	VFMADD231PS  Y10, Y13, Y1
+	VFMADD231PS  Y11, Y13, Y2
+	VBROADCASTSS (DI)(AX*1), Y14
+	VFMADD231PS  Y9, Y14, Y3
+	VFMADD231PS  Y10, Y14, Y4
+	VFMADD231PS  Y11, Y14, Y5
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVDQU      (SP), Y9
+	VMASKMOVPS   (SI), Y9, Y9
+	VMOVDQU      32(SP), Y10
+	VMASKMOVPS   32(SI), Y10, Y10
+	VMOVDQU      64(SP), Y11
+	VMASKMOVPS   64(SI), Y11, Y11
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Y15
+	VFMADD231PS  Y9, Y15, Y0
+	VFMADD231PS  Y10, Y15, Y1
+	VFMADD231PS  Y11, Y15, Y2
+	VBROADCASTSS (DI)(AX*1), Y12
+	VFMADD231PS  Y9, Y12, Y3
+	VFMADD231PS  Y10, Y12, Y4
+	VFMADD231PS  Y11, Y12, Y5
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVDQU      (SP), Y9
+	VMASKMOVPS   (SI), Y9, Y9
+	VMOVDQU      32(SP), Y10
+	VMASKMOVPS   32(SI), Y10, Y10
+	VMOVDQU      64(SP), Y11
+	VMASKMOVPS   64(SI), Y11, Y11
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Y13
+	VFMADD231PS  Y9, Y13, Y0
+	VFMADD231PS  Y10, Y13, Y1
+	VFMADD231PS  Y11, Y13, Y2
+	VBROADCASTSS (DI)(AX*1), Y14
+	VFMADD231PS  Y9, Y14, Y3
+	VFMADD231PS  Y10, Y14, Y4
+	VFMADD231PS  Y11, Y14, Y5
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         CX
+	JNZ          kfm3_2loop
+
+kfm3_2rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+kfm3_2remloop:
+	VMOVDQU      (SP), Y9
+	VMASKMOVPS   (SI), Y9, Y9
+	VMOVDQU      32(SP), Y10
+	VMASKMOVPS   32(SI), Y10, Y10
+	VMOVDQU      64(SP), Y11
+	VMASKMOVPS   64(SI), Y11, Y11
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Y15
+	VFMADD231PS  Y9, Y15, Y0
+	VFMADD231PS  Y10, Y15, Y1
+	VFMADD231PS  Y11, Y15, Y2
+	VBROADCASTSS (DI)(AX*1), Y12
+	VFMADD231PS  Y9, Y12, Y3
+	VFMADD231PS  Y10, Y12, Y4
+	VFMADD231PS  Y11, Y12, Y5
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         DX
+	JNZ          kfm3_2remloop
+	JMP          kdone
+
+kfm3_3:
+	TESTQ   CX, CX
+	JZ      kfm3_3rem
+	PCALIGN $0x40
+
+kfm3_3loop:
+	VMOVDQU      (SP), Y9
+	VMASKMOVPS   (SI), Y9, Y9
+	VMOVDQU      32(SP), Y10
+	VMASKMOVPS   32(SI), Y10, Y10
+	VMOVDQU      64(SP), Y11
+	VMASKMOVPS   64(SI), Y11, Y11
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Y13
+	VFMADD231PS  Y9, Y13, Y0
+	VFMADD231PS  Y10, Y13, Y1
+	VFMADD231PS  Y11, Y13, Y2
+	VBROADCASTSS (DI)(AX*1), Y14
+	VFMADD231PS  Y9, Y14, Y3
+	VFMADD231PS  Y10, Y14, Y4
+	VFMADD231PS  Y11, Y14, Y5
+	VBROADCASTSS (DI)(AX*2), Y15
+	VFMADD231PS  Y9, Y15, Y6
+	VFMADD231PS  Y10, Y15, Y7
+	VFMADD231PS  Y11, Y15, Y8
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVDQU      (SP), Y9
+	VMASKMOVPS   (SI), Y9, Y9
+	VMOVDQU      32(SP), Y10
+	VMASKMOVPS   32(SI), Y10, Y10
+	VMOVDQU      64(SP), Y11
+	VMASKMOVPS   64(SI), Y11, Y11
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Y12
+	VFMADD231PS  Y9, Y12, Y0
+	VFMADD231PS  Y10, Y12, Y1
+	VFMADD231PS  Y11, Y12, Y2
+	VBROADCASTSS (DI)(AX*1), Y13
+	VFMADD231PS  Y9, Y13, Y3
+	VFMADD231PS  Y10, Y13, Y4
+	VFMADD231PS  Y11, Y13, Y5
+	VBROADCASTSS (DI)(AX*2), Y14
+	VFMADD231PS  Y9, Y14, Y6
+	VFMADD231PS  Y10, Y14, Y7
+	VFMADD231PS  Y11, Y14, Y8
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVDQU      (SP), Y9
+	VMASKMOVPS   (SI), Y9, Y9
+	VMOVDQU      32(SP), Y10
+	VMASKMOVPS   32(SI), Y10, Y10
+	VMOVDQU      64(SP), Y11
+	VMASKMOVPS   64(SI), Y11, Y11
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Y15
+	VFMADD231PS  Y9, Y15, Y0
+	VFMADD231PS  Y10, Y15, Y1
+	VFMADD231PS  Y11, Y15, Y2
+	VBROADCASTSS (DI)(AX*1), Y12
+	VFMADD231PS  Y9, Y12, Y3
+	VFMADD231PS  Y10, Y12, Y4
+	VFMADD231PS  Y11, Y12, Y5
+	VBROADCASTSS (DI)(AX*2), Y13
+	VFMADD231PS  Y9, Y13, Y6
+	VFMADD231PS  Y10, Y13, Y7
+	VFMADD231PS  Y11, Y13, Y8
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVDQU      (SP), Y9
+	VMASKMOVPS   (SI), Y9, Y9
+	VMOVDQU      32(SP), Y10
+	VMASKMOVPS   32(SI), Y10, Y10
+	VMOVDQU      64(SP), Y11
+	VMASKMOVPS   64(SI), Y11, Y11
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Y14
+	VFMADD231PS  Y9, Y14, Y0
+	VFMADD231PS  Y10, Y14, Y1
+	VFMADD231PS  Y11, Y14, Y2
+	VBROADCASTSS (DI)(AX*1), Y15
+	VFMADD231PS  Y9, Y15, Y3
+	VFMADD231PS  Y10, Y15, Y4
+	VFMADD231PS  Y11, Y15, Y5
+	VBROADCASTSS (DI)(AX*2), Y12
+	VFMADD231PS  Y9, Y12, Y6
+	VFMADD231PS  Y10, Y12, Y7
+	VFMADD231PS  Y11, Y12, Y8
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         CX
+	JNZ          kfm3_3loop
+
+kfm3_3rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+kfm3_3remloop:
+	VMOVDQU      (SP), Y9
+	VMASKMOVPS   (SI), Y9, Y9
+	VMOVDQU      32(SP), Y10
+	VMASKMOVPS   32(SI), Y10, Y10
+	VMOVDQU      64(SP), Y11
+	VMASKMOVPS   64(SI), Y11, Y11
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Y13
+	VFMADD231PS  Y9, Y13, Y0
+	VFMADD231PS  Y10, Y13, Y1
+	VFMADD231PS  Y11, Y13, Y2
+	VBROADCASTSS (DI)(AX*1), Y14
+	VFMADD231PS  Y9, Y14, Y3
+	VFMADD231PS  Y10, Y14, Y4
+	VFMADD231PS  Y11, Y14, Y5
+	VBROADCASTSS (DI)(AX*2), Y15
+	VFMADD231PS  Y9, Y15, Y6
+	VFMADD231PS  Y10, Y15, Y7
+	VFMADD231PS  Y11, Y15, Y8
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         DX
+	JNZ          kfm3_3remloop
 
 kdone:
 	TESTQ   R13, R13

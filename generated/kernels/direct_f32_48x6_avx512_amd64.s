@@ -226,25 +226,27 @@ kloop:
 	MOVQ    DX, CX
 	SHRQ    $0x02, CX
 	ANDQ    $0x00000003, DX
+	CMPQ    R11, $0x00001000
+	JAE     dfar
 	CMPQ    m+72(FP), $0x00000020
-	JG      d3_
+	JG      dn3_
 	CMPQ    m+72(FP), $0x00000010
-	JG      d2_
+	JG      dn2_
 	CMPQ    n+80(FP), $0x00000006
-	JGE     d1_6
+	JGE     dn1_6
 	CMPQ    n+80(FP), $0x00000005
-	JE      d1_5
+	JE      dn1_5
 	CMPQ    n+80(FP), $0x00000004
-	JE      d1_4
+	JE      dn1_4
 	CMPQ    n+80(FP), $0x00000003
-	JE      d1_3
+	JE      dn1_3
 	CMPQ    n+80(FP), $0x00000002
-	JE      d1_2
+	JE      dn1_2
 	TESTQ   CX, CX
-	JZ      d1_1rem
+	JZ      dn1_1rem
 	PCALIGN $0x40
 
-d1_1loop:
+dn1_1loop:
 	VMOVUPS.Z    (SI), K1, Z18
 	VBROADCASTSS (DI), Z24
 	VFMADD231PS  Z18, Z24, Z0
@@ -266,28 +268,28 @@ d1_1loop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         CX
-	JNZ          d1_1loop
+	JNZ          dn1_1loop
 
-d1_1rem:
+dn1_1rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d1_1remloop:
+dn1_1remloop:
 	VMOVUPS.Z    (SI), K1, Z18
 	VBROADCASTSS (DI), Z28
 	VFMADD231PS  Z18, Z28, Z0
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         DX
-	JNZ          d1_1remloop
+	JNZ          dn1_1remloop
 	JMP          kdone
 
-d1_2:
+dn1_2:
 	TESTQ   CX, CX
-	JZ      d1_2rem
+	JZ      dn1_2rem
 	PCALIGN $0x40
 
-d1_2loop:
+dn1_2loop:
 	VMOVUPS.Z    (SI), K1, Z18
 	VBROADCASTSS (DI), Z29
 	VFMADD231PS  Z18, Z29, Z0
@@ -317,13 +319,13 @@ d1_2loop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         CX
-	JNZ          d1_2loop
+	JNZ          dn1_2loop
 
-d1_2rem:
+dn1_2rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d1_2remloop:
+dn1_2remloop:
 	VMOVUPS.Z    (SI), K1, Z18
 	VBROADCASTSS (DI), Z29
 	VFMADD231PS  Z18, Z29, Z0
@@ -332,15 +334,15 @@ d1_2remloop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         DX
-	JNZ          d1_2remloop
+	JNZ          dn1_2remloop
 	JMP          kdone
 
-d1_3:
+dn1_3:
 	TESTQ   CX, CX
-	JZ      d1_3rem
+	JZ      dn1_3rem
 	PCALIGN $0x40
 
-d1_3loop:
+dn1_3loop:
 	VMOVUPS.Z    (SI), K1, Z18
 	VBROADCASTSS (DI), Z31
 	VFMADD231PS  Z18, Z31, Z0
@@ -378,13 +380,13 @@ d1_3loop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         CX
-	JNZ          d1_3loop
+	JNZ          dn1_3loop
 
-d1_3rem:
+dn1_3rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d1_3remloop:
+dn1_3remloop:
 	VMOVUPS.Z    (SI), K1, Z18
 	VBROADCASTSS (DI), Z27
 	VFMADD231PS  Z18, Z27, Z0
@@ -395,15 +397,15 @@ d1_3remloop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         DX
-	JNZ          d1_3remloop
+	JNZ          dn1_3remloop
 	JMP          kdone
 
-d1_4:
+dn1_4:
 	TESTQ   CX, CX
-	JZ      d1_4rem
+	JZ      dn1_4rem
 	PCALIGN $0x40
 
-d1_4loop:
+dn1_4loop:
 	VMOVUPS.Z    (SI), K1, Z18
 	VBROADCASTSS (DI), Z30
 	VFMADD231PS  Z18, Z30, Z0
@@ -453,13 +455,13 @@ d1_4loop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         CX
-	JNZ          d1_4loop
+	JNZ          dn1_4loop
 
-d1_4rem:
+dn1_4rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d1_4remloop:
+dn1_4remloop:
 	VMOVUPS.Z    (SI), K1, Z18
 	VBROADCASTSS (DI), Z30
 	VFMADD231PS  Z18, Z30, Z0
@@ -473,15 +475,15 @@ d1_4remloop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         DX
-	JNZ          d1_4remloop
+	JNZ          dn1_4remloop
 	JMP          kdone
 
-d1_5:
+dn1_5:
 	TESTQ   CX, CX
-	JZ      d1_5rem
+	JZ      dn1_5rem
 	PCALIGN $0x40
 
-d1_5loop:
+dn1_5loop:
 	VMOVUPS.Z    (SI), K1, Z18
 	VBROADCASTSS (DI), Z26
 	VFMADD231PS  Z18, Z26, Z0
@@ -539,13 +541,13 @@ d1_5loop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         CX
-	JNZ          d1_5loop
+	JNZ          dn1_5loop
 
-d1_5rem:
+dn1_5rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d1_5remloop:
+dn1_5remloop:
 	VMOVUPS.Z    (SI), K1, Z18
 	VBROADCASTSS (DI), Z30
 	VFMADD231PS  Z18, Z30, Z0
@@ -561,15 +563,15 @@ d1_5remloop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         DX
-	JNZ          d1_5remloop
+	JNZ          dn1_5remloop
 	JMP          kdone
 
-d1_6:
+dn1_6:
 	TESTQ   CX, CX
-	JZ      d1_6rem
+	JZ      dn1_6rem
 	PCALIGN $0x40
 
-d1_6loop:
+dn1_6loop:
 	VMOVUPS.Z    (SI), K1, Z18
 	VBROADCASTSS (DI), Z27
 	VFMADD231PS  Z18, Z27, Z0
@@ -635,13 +637,13 @@ d1_6loop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         CX
-	JNZ          d1_6loop
+	JNZ          dn1_6loop
 
-d1_6rem:
+dn1_6rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d1_6remloop:
+dn1_6remloop:
 	VMOVUPS.Z    (SI), K1, Z18
 	VBROADCASTSS (DI), Z27
 	VFMADD231PS  Z18, Z27, Z0
@@ -659,25 +661,25 @@ d1_6remloop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         DX
-	JNZ          d1_6remloop
+	JNZ          dn1_6remloop
 	JMP          kdone
 
-d2_:
+dn2_:
 	CMPQ    n+80(FP), $0x00000006
-	JGE     d2_6
+	JGE     dn2_6
 	CMPQ    n+80(FP), $0x00000005
-	JE      d2_5
+	JE      dn2_5
 	CMPQ    n+80(FP), $0x00000004
-	JE      d2_4
+	JE      dn2_4
 	CMPQ    n+80(FP), $0x00000003
-	JE      d2_3
+	JE      dn2_3
 	CMPQ    n+80(FP), $0x00000002
-	JE      d2_2
+	JE      dn2_2
 	TESTQ   CX, CX
-	JZ      d2_1rem
+	JZ      dn2_1rem
 	PCALIGN $0x40
 
-d2_1loop:
+dn2_1loop:
 	VMOVUPS.Z    (SI), K1, Z18
 	VMOVUPS.Z    64(SI), K2, Z19
 	VBROADCASTSS (DI), Z25
@@ -707,13 +709,13 @@ d2_1loop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         CX
-	JNZ          d2_1loop
+	JNZ          dn2_1loop
 
-d2_1rem:
+dn2_1rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d2_1remloop:
+dn2_1remloop:
 	VMOVUPS.Z    (SI), K1, Z18
 	VMOVUPS.Z    64(SI), K2, Z19
 	VBROADCASTSS (DI), Z29
@@ -722,15 +724,15 @@ d2_1remloop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         DX
-	JNZ          d2_1remloop
+	JNZ          dn2_1remloop
 	JMP          kdone
 
-d2_2:
+dn2_2:
 	TESTQ   CX, CX
-	JZ      d2_2rem
+	JZ      dn2_2rem
 	PCALIGN $0x40
 
-d2_2loop:
+dn2_2loop:
 	VMOVUPS.Z    (SI), K1, Z18
 	VMOVUPS.Z    64(SI), K2, Z19
 	VBROADCASTSS (DI), Z30
@@ -772,13 +774,13 @@ d2_2loop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         CX
-	JNZ          d2_2loop
+	JNZ          dn2_2loop
 
-d2_2rem:
+dn2_2rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d2_2remloop:
+dn2_2remloop:
 	VMOVUPS.Z    (SI), K1, Z18
 	VMOVUPS.Z    64(SI), K2, Z19
 	VBROADCASTSS (DI), Z30
@@ -790,15 +792,15 @@ d2_2remloop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         DX
-	JNZ          d2_2remloop
+	JNZ          dn2_2remloop
 	JMP          kdone
 
-d2_3:
+dn2_3:
 	TESTQ   CX, CX
-	JZ      d2_3rem
+	JZ      dn2_3rem
 	PCALIGN $0x40
 
-d2_3loop:
+dn2_3loop:
 	VMOVUPS.Z    (SI), K1, Z18
 	VMOVUPS.Z    64(SI), K2, Z19
 	VBROADCASTSS (DI), Z24
@@ -852,13 +854,13 @@ d2_3loop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         CX
-	JNZ          d2_3loop
+	JNZ          dn2_3loop
 
-d2_3rem:
+dn2_3rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d2_3remloop:
+dn2_3remloop:
 	VMOVUPS.Z    (SI), K1, Z18
 	VMOVUPS.Z    64(SI), K2, Z19
 	VBROADCASTSS (DI), Z28
@@ -873,15 +875,15 @@ d2_3remloop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         DX
-	JNZ          d2_3remloop
+	JNZ          dn2_3remloop
 	JMP          kdone
 
-d2_4:
+dn2_4:
 	TESTQ   CX, CX
-	JZ      d2_4rem
+	JZ      dn2_4rem
 	PCALIGN $0x40
 
-d2_4loop:
+dn2_4loop:
 	VMOVUPS.Z    (SI), K1, Z18
 	VMOVUPS.Z    64(SI), K2, Z19
 	VBROADCASTSS (DI), Z31
@@ -951,13 +953,13 @@ d2_4loop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         CX
-	JNZ          d2_4loop
+	JNZ          dn2_4loop
 
-d2_4rem:
+dn2_4rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d2_4remloop:
+dn2_4remloop:
 	VMOVUPS.Z    (SI), K1, Z18
 	VMOVUPS.Z    64(SI), K2, Z19
 	VBROADCASTSS (DI), Z31
@@ -976,15 +978,15 @@ d2_4remloop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         DX
-	JNZ          d2_4remloop
+	JNZ          dn2_4remloop
 	JMP          kdone
 
-d2_5:
+dn2_5:
 	TESTQ   CX, CX
-	JZ      d2_5rem
+	JZ      dn2_5rem
 	PCALIGN $0x40
 
-d2_5loop:
+dn2_5loop:
 	VMOVUPS.Z    (SI), K1, Z18
 	VMOVUPS.Z    64(SI), K2, Z19
 	VBROADCASTSS (DI), Z27
@@ -1066,13 +1068,13 @@ d2_5loop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         CX
-	JNZ          d2_5loop
+	JNZ          dn2_5loop
 
-d2_5rem:
+dn2_5rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d2_5remloop:
+dn2_5remloop:
 	VMOVUPS.Z    (SI), K1, Z18
 	VMOVUPS.Z    64(SI), K2, Z19
 	VBROADCASTSS (DI), Z31
@@ -1094,15 +1096,15 @@ d2_5remloop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         DX
-	JNZ          d2_5remloop
+	JNZ          dn2_5remloop
 	JMP          kdone
 
-d2_6:
+dn2_6:
 	TESTQ   CX, CX
-	JZ      d2_6rem
+	JZ      dn2_6rem
 	PCALIGN $0x40
 
-d2_6loop:
+dn2_6loop:
 	VMOVUPS.Z    (SI), K1, Z18
 	VMOVUPS.Z    64(SI), K2, Z19
 	VBROADCASTSS (DI), Z28
@@ -1196,13 +1198,13 @@ d2_6loop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         CX
-	JNZ          d2_6loop
+	JNZ          dn2_6loop
 
-d2_6rem:
+dn2_6rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d2_6remloop:
+dn2_6remloop:
 	VMOVUPS.Z    (SI), K1, Z18
 	VMOVUPS.Z    64(SI), K2, Z19
 	VBROADCASTSS (DI), Z28
@@ -1227,25 +1229,25 @@ d2_6remloop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         DX
-	JNZ          d2_6remloop
+	JNZ          dn2_6remloop
 	JMP          kdone
 
-d3_:
+dn3_:
 	CMPQ    n+80(FP), $0x00000006
-	JGE     d3_6
+	JGE     dn3_6
 	CMPQ    n+80(FP), $0x00000005
-	JE      d3_5
+	JE      dn3_5
 	CMPQ    n+80(FP), $0x00000004
-	JE      d3_4
+	JE      dn3_4
 	CMPQ    n+80(FP), $0x00000003
-	JE      d3_3
+	JE      dn3_3
 	CMPQ    n+80(FP), $0x00000002
-	JE      d3_2
+	JE      dn3_2
 	TESTQ   CX, CX
-	JZ      d3_1rem
+	JZ      dn3_1rem
 	PCALIGN $0x40
 
-d3_1loop:
+dn3_1loop:
 	VMOVUPS.Z    (SI), K1, Z18
 	VMOVUPS.Z    64(SI), K2, Z19
 	VMOVUPS.Z    128(SI), K3, Z20
@@ -1283,13 +1285,13 @@ d3_1loop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         CX
-	JNZ          d3_1loop
+	JNZ          dn3_1loop
 
-d3_1rem:
+dn3_1rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d3_1remloop:
+dn3_1remloop:
 	VMOVUPS.Z    (SI), K1, Z18
 	VMOVUPS.Z    64(SI), K2, Z19
 	VMOVUPS.Z    128(SI), K3, Z20
@@ -1300,15 +1302,15 @@ d3_1remloop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         DX
-	JNZ          d3_1remloop
+	JNZ          dn3_1remloop
 	JMP          kdone
 
-d3_2:
+dn3_2:
 	TESTQ   CX, CX
-	JZ      d3_2rem
+	JZ      dn3_2rem
 	PCALIGN $0x40
 
-d3_2loop:
+dn3_2loop:
 	VMOVUPS.Z    (SI), K1, Z18
 	VMOVUPS.Z    64(SI), K2, Z19
 	VMOVUPS.Z    128(SI), K3, Z20
@@ -1362,13 +1364,13 @@ d3_2loop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         CX
-	JNZ          d3_2loop
+	JNZ          dn3_2loop
 
-d3_2rem:
+dn3_2rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d3_2remloop:
+dn3_2remloop:
 	VMOVUPS.Z    (SI), K1, Z18
 	VMOVUPS.Z    64(SI), K2, Z19
 	VMOVUPS.Z    128(SI), K3, Z20
@@ -1383,15 +1385,15 @@ d3_2remloop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         DX
-	JNZ          d3_2remloop
+	JNZ          dn3_2remloop
 	JMP          kdone
 
-d3_3:
+dn3_3:
 	TESTQ   CX, CX
-	JZ      d3_3rem
+	JZ      dn3_3rem
 	PCALIGN $0x40
 
-d3_3loop:
+dn3_3loop:
 	VMOVUPS.Z    (SI), K1, Z18
 	VMOVUPS.Z    64(SI), K2, Z19
 	VMOVUPS.Z    128(SI), K3, Z20
@@ -1461,13 +1463,13 @@ d3_3loop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         CX
-	JNZ          d3_3loop
+	JNZ          dn3_3loop
 
-d3_3rem:
+dn3_3rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d3_3remloop:
+dn3_3remloop:
 	VMOVUPS.Z    (SI), K1, Z18
 	VMOVUPS.Z    64(SI), K2, Z19
 	VMOVUPS.Z    128(SI), K3, Z20
@@ -1486,15 +1488,15 @@ d3_3remloop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         DX
-	JNZ          d3_3remloop
+	JNZ          dn3_3remloop
 	JMP          kdone
 
-d3_4:
+dn3_4:
 	TESTQ   CX, CX
-	JZ      d3_4rem
+	JZ      dn3_4rem
 	PCALIGN $0x40
 
-d3_4loop:
+dn3_4loop:
 	VMOVUPS.Z    (SI), K1, Z18
 	VMOVUPS.Z    64(SI), K2, Z19
 	VMOVUPS.Z    128(SI), K3, Z20
@@ -1584,13 +1586,13 @@ d3_4loop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         CX
-	JNZ          d3_4loop
+	JNZ          dn3_4loop
 
-d3_4rem:
+dn3_4rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d3_4remloop:
+dn3_4remloop:
 	VMOVUPS.Z    (SI), K1, Z18
 	VMOVUPS.Z    64(SI), K2, Z19
 	VMOVUPS.Z    128(SI), K3, Z20
@@ -1614,15 +1616,15 @@ d3_4remloop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         DX
-	JNZ          d3_4remloop
+	JNZ          dn3_4remloop
 	JMP          kdone
 
-d3_5:
+dn3_5:
 	TESTQ   CX, CX
-	JZ      d3_5rem
+	JZ      dn3_5rem
 	PCALIGN $0x40
 
-d3_5loop:
+dn3_5loop:
 	VMOVUPS.Z    (SI), K1, Z18
 	VMOVUPS.Z    64(SI), K2, Z19
 	VMOVUPS.Z    128(SI), K3, Z20
@@ -1728,13 +1730,13 @@ d3_5loop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         CX
-	JNZ          d3_5loop
+	JNZ          dn3_5loop
 
-d3_5rem:
+dn3_5rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d3_5remloop:
+dn3_5remloop:
 	VMOVUPS.Z    (SI), K1, Z18
 	VMOVUPS.Z    64(SI), K2, Z19
 	VMOVUPS.Z    128(SI), K3, Z20
@@ -1762,15 +1764,15 @@ d3_5remloop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         DX
-	JNZ          d3_5remloop
+	JNZ          dn3_5remloop
 	JMP          kdone
 
-d3_6:
+dn3_6:
 	TESTQ   CX, CX
-	JZ      d3_6rem
+	JZ      dn3_6rem
 	PCALIGN $0x40
 
-d3_6loop:
+dn3_6loop:
 	VMOVUPS.Z    (SI), K1, Z18
 	VMOVUPS.Z    64(SI), K2, Z19
 	VMOVUPS.Z    128(SI), K3, Z20
@@ -1892,13 +1894,13 @@ d3_6loop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         CX
-	JNZ          d3_6loop
+	JNZ          dn3_6loop
 
-d3_6rem:
+dn3_6rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d3_6remloop:
+dn3_6remloop:
 	VMOVUPS.Z    (SI), K1, Z18
 	VMOVUPS.Z    64(SI), K2, Z19
 	VMOVUPS.Z    128(SI), K3, Z20
@@ -1930,7 +1932,1895 @@ d3_6remloop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         DX
-	JNZ          d3_6remloop
+	JNZ          dn3_6remloop
+	JMP          kdone
+
+dfar:
+	CMPQ    m+72(FP), $0x00000020
+	JG      df3_
+	CMPQ    m+72(FP), $0x00000010
+	JG      df2_
+	CMPQ    n+80(FP), $0x00000006
+	JGE     df1_6
+	CMPQ    n+80(FP), $0x00000005
+	JE      df1_5
+	CMPQ    n+80(FP), $0x00000004
+	JE      df1_4
+	CMPQ    n+80(FP), $0x00000003
+	JE      df1_3
+	CMPQ    n+80(FP), $0x00000002
+	JE      df1_2
+	TESTQ   CX, CX
+	JZ      df1_1rem
+	PCALIGN $0x40
+
+df1_1loop:
+	VMOVUPS.Z    (SI), K1, Z18
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Z27
+	VFMADD231PS  Z18, Z27, Z0
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPS.Z    (SI), K1, Z21
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Z28
+	VFMADD231PS  Z21, Z28, Z0
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPS.Z    (SI), K1, Z18
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Z29
+	VFMADD231PS  Z18, Z29, Z0
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPS.Z    (SI), K1, Z21
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Z30
+	VFMADD231PS  Z21, Z30, Z0
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         CX
+	JNZ          df1_1loop
+
+df1_1rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df1_1remloop:
+	VMOVUPS.Z    (SI), K1, Z18
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Z31
+	VFMADD231PS  Z18, Z31, Z0
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         DX
+	JNZ          df1_1remloop
+	JMP          kdone
+
+df1_2:
+	TESTQ   CX, CX
+	JZ      df1_2rem
+	PCALIGN $0x40
+
+df1_2loop:
+	VMOVUPS.Z    (SI), K1, Z18
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Z24
+	VFMADD231PS  Z18, Z24, Z0
+	VBROADCASTSS (DI)(AX*1), Z25
+	VFMADD231PS  Z18, Z25, Z3
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPS.Z    (SI), K1, Z21
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Z26
+	VFMADD231PS  Z21, Z26, Z0
+	VBROADCASTSS (DI)(AX*1), Z27
+	VFMADD231PS  Z21, Z27, Z3
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPS.Z    (SI), K1, Z18
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Z28
+	VFMADD231PS  Z18, Z28, Z0
+	VBROADCASTSS (DI)(AX*1), Z29
+	VFMADD231PS  Z18, Z29, Z3
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPS.Z    (SI), K1, Z21
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Z30
+	VFMADD231PS  Z21, Z30, Z0
+	VBROADCASTSS (DI)(AX*1), Z31
+	VFMADD231PS  Z21, Z31, Z3
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         CX
+	JNZ          df1_2loop
+
+df1_2rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df1_2remloop:
+	VMOVUPS.Z    (SI), K1, Z18
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Z24
+	VFMADD231PS  Z18, Z24, Z0
+	VBROADCASTSS (DI)(AX*1), Z25
+	VFMADD231PS  Z18, Z25, Z3
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         DX
+	JNZ          df1_2remloop
+	JMP          kdone
+
+df1_3:
+	TESTQ   CX, CX
+	JZ      df1_3rem
+	PCALIGN $0x40
+
+df1_3loop:
+	VMOVUPS.Z    (SI), K1, Z18
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Z26
+	VFMADD231PS  Z18, Z26, Z0
+	VBROADCASTSS (DI)(AX*1), Z27
+	VFMADD231PS  Z18, Z27, Z3
+	VBROADCASTSS (DI)(AX*2), Z28
+	VFMADD231PS  Z18, Z28, Z6
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPS.Z    (SI), K1, Z21
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Z29
+	VFMADD231PS  Z21, Z29, Z0
+	VBROADCASTSS (DI)(AX*1), Z30
+	VFMADD231PS  Z21, Z30, Z3
+	VBROADCASTSS (DI)(AX*2), Z31
+	VFMADD231PS  Z21, Z31, Z6
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPS.Z    (SI), K1, Z18
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Z24
+	VFMADD231PS  Z18, Z24, Z0
+	VBROADCASTSS (DI)(AX*1), Z25
+	VFMADD231PS  Z18, Z25, Z3
+	VBROADCASTSS (DI)(AX*2), Z26
+	VFMADD231PS  Z18, Z26, Z6
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPS.Z    (SI), K1, Z21
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Z27
+	VFMADD231PS  Z21, Z27, Z0
+	VBROADCASTSS (DI)(AX*1), Z28
+	VFMADD231PS  Z21, Z28, Z3
+	VBROADCASTSS (DI)(AX*2), Z29
+	VFMADD231PS  Z21, Z29, Z6
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         CX
+	JNZ          df1_3loop
+
+df1_3rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df1_3remloop:
+	VMOVUPS.Z    (SI), K1, Z18
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Z30
+	VFMADD231PS  Z18, Z30, Z0
+	VBROADCASTSS (DI)(AX*1), Z31
+	VFMADD231PS  Z18, Z31, Z3
+	VBROADCASTSS (DI)(AX*2), Z24
+	VFMADD231PS  Z18, Z24, Z6
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         DX
+	JNZ          df1_3remloop
+	JMP          kdone
+
+df1_4:
+	TESTQ   CX, CX
+	JZ      df1_4rem
+	PCALIGN $0x40
+
+df1_4loop:
+	VMOVUPS.Z    (SI), K1, Z18
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Z25
+	VFMADD231PS  Z18, Z25, Z0
+	VBROADCASTSS (DI)(AX*1), Z26
+	VFMADD231PS  Z18, Z26, Z3
+	VBROADCASTSS (DI)(AX*2), Z27
+	VFMADD231PS  Z18, Z27, Z6
+	VBROADCASTSS (BX), Z28
+	VFMADD231PS  Z18, Z28, Z9
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPS.Z    (SI), K1, Z21
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Z29
+	VFMADD231PS  Z21, Z29, Z0
+	VBROADCASTSS (DI)(AX*1), Z30
+	VFMADD231PS  Z21, Z30, Z3
+	VBROADCASTSS (DI)(AX*2), Z31
+	VFMADD231PS  Z21, Z31, Z6
+	VBROADCASTSS (BX), Z24
+	VFMADD231PS  Z21, Z24, Z9
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPS.Z    (SI), K1, Z18
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Z25
+	VFMADD231PS  Z18, Z25, Z0
+	VBROADCASTSS (DI)(AX*1), Z26
+	VFMADD231PS  Z18, Z26, Z3
+	VBROADCASTSS (DI)(AX*2), Z27
+	VFMADD231PS  Z18, Z27, Z6
+	VBROADCASTSS (BX), Z28
+	VFMADD231PS  Z18, Z28, Z9
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPS.Z    (SI), K1, Z21
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Z29
+	VFMADD231PS  Z21, Z29, Z0
+	VBROADCASTSS (DI)(AX*1), Z30
+	VFMADD231PS  Z21, Z30, Z3
+	VBROADCASTSS (DI)(AX*2), Z31
+	VFMADD231PS  Z21, Z31, Z6
+	VBROADCASTSS (BX), Z24
+	VFMADD231PS  Z21, Z24, Z9
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          df1_4loop
+
+df1_4rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df1_4remloop:
+	VMOVUPS.Z    (SI), K1, Z18
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Z25
+	VFMADD231PS  Z18, Z25, Z0
+	VBROADCASTSS (DI)(AX*1), Z26
+	VFMADD231PS  Z18, Z26, Z3
+	VBROADCASTSS (DI)(AX*2), Z27
+	VFMADD231PS  Z18, Z27, Z6
+	VBROADCASTSS (BX), Z28
+	VFMADD231PS  Z18, Z28, Z9
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         DX
+	JNZ          df1_4remloop
+	JMP          kdone
+
+df1_5:
+	TESTQ   CX, CX
+	JZ      df1_5rem
+	PCALIGN $0x40
+
+df1_5loop:
+	VMOVUPS.Z    (SI), K1, Z18
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Z29
+	VFMADD231PS  Z18, Z29, Z0
+	VBROADCASTSS (DI)(AX*1), Z30
+	VFMADD231PS  Z18, Z30, Z3
+	VBROADCASTSS (DI)(AX*2), Z31
+	VFMADD231PS  Z18, Z31, Z6
+	VBROADCASTSS (BX), Z24
+	VFMADD231PS  Z18, Z24, Z9
+	VBROADCASTSS (BX)(AX*1), Z25
+	VFMADD231PS  Z18, Z25, Z12
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPS.Z    (SI), K1, Z21
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Z26
+	VFMADD231PS  Z21, Z26, Z0
+	VBROADCASTSS (DI)(AX*1), Z27
+	VFMADD231PS  Z21, Z27, Z3
+	VBROADCASTSS (DI)(AX*2), Z28
+	VFMADD231PS  Z21, Z28, Z6
+	VBROADCASTSS (BX), Z29
+	VFMADD231PS  Z21, Z29, Z9
+	VBROADCASTSS (BX)(AX*1), Z30
+	VFMADD231PS  Z21, Z30, Z12
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPS.Z    (SI), K1, Z18
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Z31
+	VFMADD231PS  Z18, Z31, Z0
+	VBROADCASTSS (DI)(AX*1), Z24
+	VFMADD231PS  Z18, Z24, Z3
+	VBROADCASTSS (DI)(AX*2), Z25
+	VFMADD231PS  Z18, Z25, Z6
+	VBROADCASTSS (BX), Z26
+	VFMADD231PS  Z18, Z26, Z9
+	VBROADCASTSS (BX)(AX*1), Z27
+	VFMADD231PS  Z18, Z27, Z12
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPS.Z    (SI), K1, Z21
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Z28
+	VFMADD231PS  Z21, Z28, Z0
+	VBROADCASTSS (DI)(AX*1), Z29
+	VFMADD231PS  Z21, Z29, Z3
+	VBROADCASTSS (DI)(AX*2), Z30
+	VFMADD231PS  Z21, Z30, Z6
+	VBROADCASTSS (BX), Z31
+	VFMADD231PS  Z21, Z31, Z9
+	VBROADCASTSS (BX)(AX*1), Z24
+	VFMADD231PS  Z21, Z24, Z12
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          df1_5loop
+
+df1_5rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df1_5remloop:
+	VMOVUPS.Z    (SI), K1, Z18
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Z25
+	VFMADD231PS  Z18, Z25, Z0
+	VBROADCASTSS (DI)(AX*1), Z26
+	VFMADD231PS  Z18, Z26, Z3
+	VBROADCASTSS (DI)(AX*2), Z27
+	VFMADD231PS  Z18, Z27, Z6
+	VBROADCASTSS (BX), Z28
+	VFMADD231PS  Z18, Z28, Z9
+	VBROADCASTSS (BX)(AX*1), Z29
+	VFMADD231PS  Z18, Z29, Z12
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         DX
+	JNZ          df1_5remloop
+	JMP          kdone
+
+df1_6:
+	TESTQ   CX, CX
+	JZ      df1_6rem
+	PCALIGN $0x40
+
+df1_6loop:
+	VMOVUPS.Z    (SI), K1, Z18
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Z30
+	VFMADD231PS  Z18, Z30, Z0
+	VBROADCASTSS (DI)(AX*1), Z31
+	VFMADD231PS  Z18, Z31, Z3
+	VBROADCASTSS (DI)(AX*2), Z24
+	VFMADD231PS  Z18, Z24, Z6
+	VBROADCASTSS (BX), Z25
+	VFMADD231PS  Z18, Z25, Z9
+	VBROADCASTSS (BX)(AX*1), Z26
+	VFMADD231PS  Z18, Z26, Z12
+	VBROADCASTSS (BX)(AX*2), Z27
+	VFMADD231PS  Z18, Z27, Z15
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPS.Z    (SI), K1, Z21
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Z28
+	VFMADD231PS  Z21, Z28, Z0
+	VBROADCASTSS (DI)(AX*1), Z29
+	VFMADD231PS  Z21, Z29, Z3
+	VBROADCASTSS (DI)(AX*2), Z30
+	VFMADD231PS  Z21, Z30, Z6
+	VBROADCASTSS (BX), Z31
+	VFMADD231PS  Z21, Z31, Z9
+	VBROADCASTSS (BX)(AX*1), Z24
+	VFMADD231PS  Z21, Z24, Z12
+	VBROADCASTSS (BX)(AX*2), Z25
+	VFMADD231PS  Z21, Z25, Z15
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPS.Z    (SI), K1, Z18
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Z26
+	VFMADD231PS  Z18, Z26, Z0
+	VBROADCASTSS (DI)(AX*1), Z27
+	VFMADD231PS  Z18, Z27, Z3
+	VBROADCASTSS (DI)(AX*2), Z28
+	VFMADD231PS  Z18, Z28, Z6
+	VBROADCASTSS (BX), Z29
+	VFMADD231PS  Z18, Z29, Z9
+	VBROADCASTSS (BX)(AX*1), Z30
+	VFMADD231PS  Z18, Z30, Z12
+	VBROADCASTSS (BX)(AX*2), Z31
+	VFMADD231PS  Z18, Z31, Z15
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPS.Z    (SI), K1, Z21
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Z24
+	VFMADD231PS  Z21, Z24, Z0
+	VBROADCASTSS (DI)(AX*1), Z25
+	VFMADD231PS  Z21, Z25, Z3
+	VBROADCASTSS (DI)(AX*2), Z26
+	VFMADD231PS  Z21, Z26, Z6
+	VBROADCASTSS (BX), Z27
+	VFMADD231PS  Z21, Z27, Z9
+	VBROADCASTSS (BX)(AX*1), Z28
+	VFMADD231PS  Z21, Z28, Z12
+	VBROADCASTSS (BX)(AX*2), Z29
+	VFMADD231PS  Z21, Z29, Z15
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          df1_6loop
+
+df1_6rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df1_6remloop:
+	VMOVUPS.Z    (SI), K1, Z18
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSS (DI), Z30
+	VFMADD231PS  Z18, Z30, Z0
+	VBROADCASTSS (DI)(AX*1), Z31
+	VFMADD231PS  Z18, Z31, Z3
+	VBROADCASTSS (DI)(AX*2), Z24
+	VFMADD231PS  Z18, Z24, Z6
+	VBROADCASTSS (BX), Z25
+	VFMADD231PS  Z18, Z25, Z9
+	VBROADCASTSS (BX)(AX*1), Z26
+	VFMADD231PS  Z18, Z26, Z12
+	VBROADCASTSS (BX)(AX*2), Z27
+	VFMADD231PS  Z18, Z27, Z15
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         DX
+	JNZ          df1_6remloop
+	JMP          kdone
+
+df2_:
+	CMPQ    n+80(FP), $0x00000006
+	JGE     df2_6
+	CMPQ    n+80(FP), $0x00000005
+	JE      df2_5
+	CMPQ    n+80(FP), $0x00000004
+	JE      df2_4
+	CMPQ    n+80(FP), $0x00000003
+	JE      df2_3
+	CMPQ    n+80(FP), $0x00000002
+	JE      df2_2
+	TESTQ   CX, CX
+	JZ      df2_1rem
+	PCALIGN $0x40
+
+df2_1loop:
+	VMOVUPS.Z    (SI), K1, Z18
+	VMOVUPS.Z    64(SI), K2, Z19
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Z28
+	VFMADD231PS  Z18, Z28, Z0
+	VFMADD231PS  Z19, Z28, Z1
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPS.Z    (SI), K1, Z21
+	VMOVUPS.Z    64(SI), K2, Z22
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Z29
+	VFMADD231PS  Z21, Z29, Z0
+	VFMADD231PS  Z22, Z29, Z1
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPS.Z    (SI), K1, Z18
+	VMOVUPS.Z    64(SI), K2, Z19
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Z30
+	VFMADD231PS  Z18, Z30, Z0
+	VFMADD231PS  Z19, Z30, Z1
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPS.Z    (SI), K1, Z21
+	VMOVUPS.Z    64(SI), K2, Z22
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Z31
+	VFMADD231PS  Z21, Z31, Z0
+	VFMADD231PS  Z22, Z31, Z1
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         CX
+	JNZ          df2_1loop
+
+df2_1rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df2_1remloop:
+	VMOVUPS.Z    (SI), K1, Z18
+	VMOVUPS.Z    64(SI), K2, Z19
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Z24
+	VFMADD231PS  Z18, Z24, Z0
+	VFMADD231PS  Z19, Z24, Z1
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         DX
+	JNZ          df2_1remloop
+	JMP          kdone
+
+df2_2:
+	TESTQ   CX, CX
+	JZ      df2_2rem
+	PCALIGN $0x40
+
+df2_2loop:
+	VMOVUPS.Z    (SI), K1, Z18
+	VMOVUPS.Z    64(SI), K2, Z19
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Z25
+	VFMADD231PS  Z18, Z25, Z0
+	VFMADD231PS  Z19, Z25, Z1
+	VBROADCASTSS (DI)(AX*1), Z26
+	VFMADD231PS  Z18, Z26, Z3
+	VFMADD231PS  Z19, Z26, Z4
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPS.Z    (SI), K1, Z21
+	VMOVUPS.Z    64(SI), K2, Z22
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Z27
+	VFMADD231PS  Z21, Z27, Z0
+	VFMADD231PS  Z22, Z27, Z1
+	VBROADCASTSS (DI)(AX*1), Z28
+	VFMADD231PS  Z21, Z28, Z3
+	VFMADD231PS  Z22, Z28, Z4
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPS.Z    (SI), K1, Z18
+	VMOVUPS.Z    64(SI), K2, Z19
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Z29
+	VFMADD231PS  Z18, Z29, Z0
+	VFMADD231PS  Z19, Z29, Z1
+	VBROADCASTSS (DI)(AX*1), Z30
+	VFMADD231PS  Z18, Z30, Z3
+	VFMADD231PS  Z19, Z30, Z4
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPS.Z    (SI), K1, Z21
+	VMOVUPS.Z    64(SI), K2, Z22
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Z31
+	VFMADD231PS  Z21, Z31, Z0
+	VFMADD231PS  Z22, Z31, Z1
+	VBROADCASTSS (DI)(AX*1), Z24
+	VFMADD231PS  Z21, Z24, Z3
+	VFMADD231PS  Z22, Z24, Z4
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         CX
+	JNZ          df2_2loop
+
+df2_2rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df2_2remloop:
+	VMOVUPS.Z    (SI), K1, Z18
+	VMOVUPS.Z    64(SI), K2, Z19
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Z25
+	VFMADD231PS  Z18, Z25, Z0
+	VFMADD231PS  Z19, Z25, Z1
+	VBROADCASTSS (DI)(AX*1), Z26
+	VFMADD231PS  Z18, Z26, Z3
+	VFMADD231PS  Z19, Z26, Z4
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         DX
+	JNZ          df2_2remloop
+	JMP          kdone
+
+df2_3:
+	TESTQ   CX, CX
+	JZ      df2_3rem
+	PCALIGN $0x40
+
+df2_3loop:
+	VMOVUPS.Z    (SI), K1, Z18
+	VMOVUPS.Z    64(SI), K2, Z19
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Z27
+	VFMADD231PS  Z18, Z27, Z0
+	VFMADD231PS  Z19, Z27, Z1
+	VBROADCASTSS (DI)(AX*1), Z28
+	VFMADD231PS  Z18, Z28, Z3
+	VFMADD231PS  Z19, Z28, Z4
+	VBROADCASTSS (DI)(AX*2), Z29
+	VFMADD231PS  Z18, Z29, Z6
+	VFMADD231PS  Z19, Z29, Z7
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPS.Z    (SI), K1, Z21
+	VMOVUPS.Z    64(SI), K2, Z22
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Z30
+	VFMADD231PS  Z21, Z30, Z0
+	VFMADD231PS  Z22, Z30, Z1
+	VBROADCASTSS (DI)(AX*1), Z31
+	VFMADD231PS  Z21, Z31, Z3
+	VFMADD231PS  Z22, Z31, Z4
+	VBROADCASTSS (DI)(AX*2), Z24
+	VFMADD231PS  Z21, Z24, Z6
+	VFMADD231PS  Z22, Z24, Z7
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPS.Z    (SI), K1, Z18
+	VMOVUPS.Z    64(SI), K2, Z19
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Z25
+	VFMADD231PS  Z18, Z25, Z0
+	VFMADD231PS  Z19, Z25, Z1
+	VBROADCASTSS (DI)(AX*1), Z26
+	VFMADD231PS  Z18, Z26, Z3
+	VFMADD231PS  Z19, Z26, Z4
+	VBROADCASTSS (DI)(AX*2), Z27
+	VFMADD231PS  Z18, Z27, Z6
+	VFMADD231PS  Z19, Z27, Z7
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPS.Z    (SI), K1, Z21
+	VMOVUPS.Z    64(SI), K2, Z22
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Z28
+	VFMADD231PS  Z21, Z28, Z0
+	VFMADD231PS  Z22, Z28, Z1
+	VBROADCASTSS (DI)(AX*1), Z29
+	VFMADD231PS  Z21, Z29, Z3
+	VFMADD231PS  Z22, Z29, Z4
+	VBROADCASTSS (DI)(AX*2), Z30
+	VFMADD231PS  Z21, Z30, Z6
+	VFMADD231PS  Z22, Z30, Z7
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         CX
+	JNZ          df2_3loop
+
+df2_3rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df2_3remloop:
+	VMOVUPS.Z    (SI), K1, Z18
+	VMOVUPS.Z    64(SI), K2, Z19
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Z31
+	VFMADD231PS  Z18, Z31, Z0
+	VFMADD231PS  Z19, Z31, Z1
+	VBROADCASTSS (DI)(AX*1), Z24
+	VFMADD231PS  Z18, Z24, Z3
+	VFMADD231PS  Z19, Z24, Z4
+	VBROADCASTSS (DI)(AX*2), Z25
+	VFMADD231PS  Z18, Z25, Z6
+	VFMADD231PS  Z19, Z25, Z7
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         DX
+	JNZ          df2_3remloop
+	JMP          kdone
+
+df2_4:
+	TESTQ   CX, CX
+	JZ      df2_4rem
+	PCALIGN $0x40
+
+df2_4loop:
+	VMOVUPS.Z    (SI), K1, Z18
+	VMOVUPS.Z    64(SI), K2, Z19
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Z26
+	VFMADD231PS  Z18, Z26, Z0
+	VFMADD231PS  Z19, Z26, Z1
+	VBROADCASTSS (DI)(AX*1), Z27
+	VFMADD231PS  Z18, Z27, Z3
+	VFMADD231PS  Z19, Z27, Z4
+	VBROADCASTSS (DI)(AX*2), Z28
+	VFMADD231PS  Z18, Z28, Z6
+	VFMADD231PS  Z19, Z28, Z7
+	VBROADCASTSS (BX), Z29
+	VFMADD231PS  Z18, Z29, Z9
+	VFMADD231PS  Z19, Z29, Z10
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPS.Z    (SI), K1, Z21
+	VMOVUPS.Z    64(SI), K2, Z22
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Z30
+	VFMADD231PS  Z21, Z30, Z0
+	VFMADD231PS  Z22, Z30, Z1
+	VBROADCASTSS (DI)(AX*1), Z31
+	VFMADD231PS  Z21, Z31, Z3
+	VFMADD231PS  Z22, Z31, Z4
+	VBROADCASTSS (DI)(AX*2), Z24
+	VFMADD231PS  Z21, Z24, Z6
+	VFMADD231PS  Z22, Z24, Z7
+	VBROADCASTSS (BX), Z25
+	VFMADD231PS  Z21, Z25, Z9
+	VFMADD231PS  Z22, Z25, Z10
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPS.Z    (SI), K1, Z18
+	VMOVUPS.Z    64(SI), K2, Z19
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Z26
+	VFMADD231PS  Z18, Z26, Z0
+	VFMADD231PS  Z19, Z26, Z1
+	VBROADCASTSS (DI)(AX*1), Z27
+	VFMADD231PS  Z18, Z27, Z3
+	VFMADD231PS  Z19, Z27, Z4
+	VBROADCASTSS (DI)(AX*2), Z28
+	VFMADD231PS  Z18, Z28, Z6
+	VFMADD231PS  Z19, Z28, Z7
+	VBROADCASTSS (BX), Z29
+	VFMADD231PS  Z18, Z29, Z9
+	VFMADD231PS  Z19, Z29, Z10
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPS.Z    (SI), K1, Z21
+	VMOVUPS.Z    64(SI), K2, Z22
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Z30
+	VFMADD231PS  Z21, Z30, Z0
+	VFMADD231PS  Z22, Z30, Z1
+	VBROADCASTSS (DI)(AX*1), Z31
+	VFMADD231PS  Z21, Z31, Z3
+	VFMADD231PS  Z22, Z31, Z4
+	VBROADCASTSS (DI)(AX*2), Z24
+	VFMADD231PS  Z21, Z24, Z6
+	VFMADD231PS  Z22, Z24, Z7
+	VBROADCASTSS (BX), Z25
+	VFMADD231PS  Z21, Z25, Z9
+	VFMADD231PS  Z22, Z25, Z10
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          df2_4loop
+
+df2_4rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df2_4remloop:
+	VMOVUPS.Z    (SI), K1, Z18
+	VMOVUPS.Z    64(SI), K2, Z19
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Z26
+	VFMADD231PS  Z18, Z26, Z0
+	VFMADD231PS  Z19, Z26, Z1
+	VBROADCASTSS (DI)(AX*1), Z27
+	VFMADD231PS  Z18, Z27, Z3
+	VFMADD231PS  Z19, Z27, Z4
+	VBROADCASTSS (DI)(AX*2), Z28
+	VFMADD231PS  Z18, Z28, Z6
+	VFMADD231PS  Z19, Z28, Z7
+	VBROADCASTSS (BX), Z29
+	VFMADD231PS  Z18, Z29, Z9
+	VFMADD231PS  Z19, Z29, Z10
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         DX
+	JNZ          df2_4remloop
+	JMP          kdone
+
+df2_5:
+	TESTQ   CX, CX
+	JZ      df2_5rem
+	PCALIGN $0x40
+
+df2_5loop:
+	VMOVUPS.Z    (SI), K1, Z18
+	VMOVUPS.Z    64(SI), K2, Z19
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Z30
+	VFMADD231PS  Z18, Z30, Z0
+	VFMADD231PS  Z19, Z30, Z1
+	VBROADCASTSS (DI)(AX*1), Z31
+	VFMADD231PS  Z18, Z31, Z3
+	VFMADD231PS  Z19, Z31, Z4
+	VBROADCASTSS (DI)(AX*2), Z24
+	VFMADD231PS  Z18, Z24, Z6
+	VFMADD231PS  Z19, Z24, Z7
+	VBROADCASTSS (BX), Z25
+	VFMADD231PS  Z18, Z25, Z9
+	VFMADD231PS  Z19, Z25, Z10
+	VBROADCASTSS (BX)(AX*1), Z26
+	VFMADD231PS  Z18, Z26, Z12
+	VFMADD231PS  Z19, Z26, Z13
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPS.Z    (SI), K1, Z21
+	VMOVUPS.Z    64(SI), K2, Z22
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Z27
+	VFMADD231PS  Z21, Z27, Z0
+	VFMADD231PS  Z22, Z27, Z1
+	VBROADCASTSS (DI)(AX*1), Z28
+	VFMADD231PS  Z21, Z28, Z3
+	VFMADD231PS  Z22, Z28, Z4
+	VBROADCASTSS (DI)(AX*2), Z29
+	VFMADD231PS  Z21, Z29, Z6
+	VFMADD231PS  Z22, Z29, Z7
+	VBROADCASTSS (BX), Z30
+	VFMADD231PS  Z21, Z30, Z9
+	VFMADD231PS  Z22, Z30, Z10
+	VBROADCASTSS (BX)(AX*1), Z31
+	VFMADD231PS  Z21, Z31, Z12
+	VFMADD231PS  Z22, Z31, Z13
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPS.Z    (SI), K1, Z18
+	VMOVUPS.Z    64(SI), K2, Z19
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Z24
+	VFMADD231PS  Z18, Z24, Z0
+	VFMADD231PS  Z19, Z24, Z1
+	VBROADCASTSS (DI)(AX*1), Z25
+	VFMADD231PS  Z18, Z25, Z3
+	VFMADD231PS  Z19, Z25, Z4
+	VBROADCASTSS (DI)(AX*2), Z26
+	VFMADD231PS  Z18, Z26, Z6
+	VFMADD231PS  Z19, Z26, Z7
+	VBROADCASTSS (BX), Z27
+	VFMADD231PS  Z18, Z27, Z9
+	VFMADD231PS  Z19, Z27, Z10
+	VBROADCASTSS (BX)(AX*1), Z28
+	VFMADD231PS  Z18, Z28, Z12
+	VFMADD231PS  Z19, Z28, Z13
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPS.Z    (SI), K1, Z21
+	VMOVUPS.Z    64(SI), K2, Z22
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Z29
+	VFMADD231PS  Z21, Z29, Z0
+	VFMADD231PS  Z22, Z29, Z1
+	VBROADCASTSS (DI)(AX*1), Z30
+	VFMADD231PS  Z21, Z30, Z3
+	VFMADD231PS  Z22, Z30, Z4
+	VBROADCASTSS (DI)(AX*2), Z31
+	VFMADD231PS  Z21, Z31, Z6
+	VFMADD231PS  Z22, Z31, Z7
+	VBROADCASTSS (BX), Z24
+	VFMADD231PS  Z21, Z24, Z9
+	VFMADD231PS  Z22, Z24, Z10
+	VBROADCASTSS (BX)(AX*1), Z25
+	VFMADD231PS  Z21, Z25, Z12
+	VFMADD231PS  Z22, Z25, Z13
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          df2_5loop
+
+df2_5rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df2_5remloop:
+	VMOVUPS.Z    (SI), K1, Z18
+	VMOVUPS.Z    64(SI), K2, Z19
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Z26
+	VFMADD231PS  Z18, Z26, Z0
+	VFMADD231PS  Z19, Z26, Z1
+	VBROADCASTSS (DI)(AX*1), Z27
+	VFMADD231PS  Z18, Z27, Z3
+	VFMADD231PS  Z19, Z27, Z4
+	VBROADCASTSS (DI)(AX*2), Z28
+	VFMADD231PS  Z18, Z28, Z6
+	VFMADD231PS  Z19, Z28, Z7
+	VBROADCASTSS (BX), Z29
+	VFMADD231PS  Z18, Z29, Z9
+	VFMADD231PS  Z19, Z29, Z10
+	VBROADCASTSS (BX)(AX*1), Z30
+	VFMADD231PS  Z18, Z30, Z12
+	VFMADD231PS  Z19, Z30, Z13
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         DX
+	JNZ          df2_5remloop
+	JMP          kdone
+
+df2_6:
+	TESTQ   CX, CX
+	JZ      df2_6rem
+	PCALIGN $0x40
+
+df2_6loop:
+	VMOVUPS.Z    (SI), K1, Z18
+	VMOVUPS.Z    64(SI), K2, Z19
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Z31
+	VFMADD231PS  Z18, Z31, Z0
+	VFMADD231PS  Z19, Z31, Z1
+	VBROADCASTSS (DI)(AX*1), Z24
+	VFMADD231PS  Z18, Z24, Z3
+	VFMADD231PS  Z19, Z24, Z4
+	VBROADCASTSS (DI)(AX*2), Z25
+	VFMADD231PS  Z18, Z25, Z6
+	VFMADD231PS  Z19, Z25, Z7
+	VBROADCASTSS (BX), Z26
+	VFMADD231PS  Z18, Z26, Z9
+	VFMADD231PS  Z19, Z26, Z10
+	VBROADCASTSS (BX)(AX*1), Z27
+	VFMADD231PS  Z18, Z27, Z12
+	VFMADD231PS  Z19, Z27, Z13
+	VBROADCASTSS (BX)(AX*2), Z28
+	VFMADD231PS  Z18, Z28, Z15
+	VFMADD231PS  Z19, Z28, Z16
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPS.Z    (SI), K1, Z21
+	VMOVUPS.Z    64(SI), K2, Z22
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Z29
+	VFMADD231PS  Z21, Z29, Z0
+	VFMADD231PS  Z22, Z29, Z1
+	VBROADCASTSS (DI)(AX*1), Z30
+	VFMADD231PS  Z21, Z30, Z3
+	VFMADD231PS  Z22, Z30, Z4
+	VBROADCASTSS (DI)(AX*2), Z31
+	VFMADD231PS  Z21, Z31, Z6
+	VFMADD231PS  Z22, Z31, Z7
+	VBROADCASTSS (BX), Z24
+	VFMADD231PS  Z21, Z24, Z9
+	VFMADD231PS  Z22, Z24, Z10
+	VBROADCASTSS (BX)(AX*1), Z25
+	VFMADD231PS  Z21, Z25, Z12
+	VFMADD231PS  Z22, Z25, Z13
+	VBROADCASTSS (BX)(AX*2), Z26
+	VFMADD231PS  Z21, Z26, Z15
+	VFMADD231PS  Z22, Z26, Z16
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPS.Z    (SI), K1, Z18
+	VMOVUPS.Z    64(SI), K2, Z19
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Z27
+	VFMADD231PS  Z18, Z27, Z0
+	VFMADD231PS  Z19, Z27, Z1
+	VBROADCASTSS (DI)(AX*1), Z28
+	VFMADD231PS  Z18, Z28, Z3
+	VFMADD231PS  Z19, Z28, Z4
+	VBROADCASTSS (DI)(AX*2), Z29
+	VFMADD231PS  Z18, Z29, Z6
+	VFMADD231PS  Z19, Z29, Z7
+	VBROADCASTSS (BX), Z30
+	VFMADD231PS  Z18, Z30, Z9
+	VFMADD231PS  Z19, Z30, Z10
+	VBROADCASTSS (BX)(AX*1), Z31
+	VFMADD231PS  Z18, Z31, Z12
+	VFMADD231PS  Z19, Z31, Z13
+	VBROADCASTSS (BX)(AX*2), Z24
+	VFMADD231PS  Z18, Z24, Z15
+	VFMADD231PS  Z19, Z24, Z16
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPS.Z    (SI), K1, Z21
+	VMOVUPS.Z    64(SI), K2, Z22
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Z25
+	VFMADD231PS  Z21, Z25, Z0
+	VFMADD231PS  Z22, Z25, Z1
+	VBROADCASTSS (DI)(AX*1), Z26
+	VFMADD231PS  Z21, Z26, Z3
+	VFMADD231PS  Z22, Z26, Z4
+	VBROADCASTSS (DI)(AX*2), Z27
+	VFMADD231PS  Z21, Z27, Z6
+	VFMADD231PS  Z22, Z27, Z7
+	VBROADCASTSS (BX), Z28
+	VFMADD231PS  Z21, Z28, Z9
+	VFMADD231PS  Z22, Z28, Z10
+	VBROADCASTSS (BX)(AX*1), Z29
+	VFMADD231PS  Z21, Z29, Z12
+	VFMADD231PS  Z22, Z29, Z13
+	VBROADCASTSS (BX)(AX*2), Z30
+	VFMADD231PS  Z21, Z30, Z15
+	VFMADD231PS  Z22, Z30, Z16
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          df2_6loop
+
+df2_6rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df2_6remloop:
+	VMOVUPS.Z    (SI), K1, Z18
+	VMOVUPS.Z    64(SI), K2, Z19
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSS (DI), Z31
+	VFMADD231PS  Z18, Z31, Z0
+	VFMADD231PS  Z19, Z31, Z1
+	VBROADCASTSS (DI)(AX*1), Z24
+	VFMADD231PS  Z18, Z24, Z3
+	VFMADD231PS  Z19, Z24, Z4
+	VBROADCASTSS (DI)(AX*2), Z25
+	VFMADD231PS  Z18, Z25, Z6
+	VFMADD231PS  Z19, Z25, Z7
+	VBROADCASTSS (BX), Z26
+	VFMADD231PS  Z18, Z26, Z9
+	VFMADD231PS  Z19, Z26, Z10
+	VBROADCASTSS (BX)(AX*1), Z27
+	VFMADD231PS  Z18, Z27, Z12
+	VFMADD231PS  Z19, Z27, Z13
+	VBROADCASTSS (BX)(AX*2), Z28
+	VFMADD231PS  Z18, Z28, Z15
+	VFMADD231PS  Z19, Z28, Z16
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         DX
+	JNZ          df2_6remloop
+	JMP          kdone
+
+df3_:
+	CMPQ    n+80(FP), $0x00000006
+	JGE     df3_6
+	CMPQ    n+80(FP), $0x00000005
+	JE      df3_5
+	CMPQ    n+80(FP), $0x00000004
+	JE      df3_4
+	CMPQ    n+80(FP), $0x00000003
+	JE      df3_3
+	CMPQ    n+80(FP), $0x00000002
+	JE      df3_2
+	TESTQ   CX, CX
+	JZ      df3_1rem
+	PCALIGN $0x40
+
+df3_1loop:
+	VMOVUPS.Z    (SI), K1, Z18
+	VMOVUPS.Z    64(SI), K2, Z19
+	VMOVUPS.Z    128(SI), K3, Z20
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSS (DI), Z29
+	VFMADD231PS  Z18, Z29, Z0
+	VFMADD231PS  Z19, Z29, Z1
+	VFMADD231PS  Z20, Z29, Z2
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPS.Z    (SI), K1, Z21
+	VMOVUPS.Z    64(SI), K2, Z22
+	VMOVUPS.Z    128(SI), K3, Z23
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSS (DI), Z30
+	VFMADD231PS  Z21, Z30, Z0
+	VFMADD231PS  Z22, Z30, Z1
+	VFMADD231PS  Z23, Z30, Z2
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPS.Z    (SI), K1, Z18
+	VMOVUPS.Z    64(SI), K2, Z19
+	VMOVUPS.Z    128(SI), K3, Z20
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSS (DI), Z31
+	VFMADD231PS  Z18, Z31, Z0
+	VFMADD231PS  Z19, Z31, Z1
+	VFMADD231PS  Z20, Z31, Z2
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPS.Z    (SI), K1, Z21
+	VMOVUPS.Z    64(SI), K2, Z22
+	VMOVUPS.Z    128(SI), K3, Z23
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSS (DI), Z24
+	VFMADD231PS  Z21, Z24, Z0
+	VFMADD231PS  Z22, Z24, Z1
+	VFMADD231PS  Z23, Z24, Z2
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         CX
+	JNZ          df3_1loop
+
+df3_1rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df3_1remloop:
+	VMOVUPS.Z    (SI), K1, Z18
+	VMOVUPS.Z    64(SI), K2, Z19
+	VMOVUPS.Z    128(SI), K3, Z20
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSS (DI), Z25
+	VFMADD231PS  Z18, Z25, Z0
+	VFMADD231PS  Z19, Z25, Z1
+	VFMADD231PS  Z20, Z25, Z2
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         DX
+	JNZ          df3_1remloop
+	JMP          kdone
+
+df3_2:
+	TESTQ   CX, CX
+	JZ      df3_2rem
+	PCALIGN $0x40
+
+df3_2loop:
+	VMOVUPS.Z    (SI), K1, Z18
+	VMOVUPS.Z    64(SI), K2, Z19
+	VMOVUPS.Z    128(SI), K3, Z20
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSS (DI), Z26
+	VFMADD231PS  Z18, Z26, Z0
+	VFMADD231PS  Z19, Z26, Z1
+	VFMADD231PS  Z20, Z26, Z2
+	VBROADCASTSS (DI)(AX*1), Z27
+	VFMADD231PS  Z18, Z27, Z3
+	VFMADD231PS  Z19, Z27, Z4
+	VFMADD231PS  Z20, Z27, Z5
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPS.Z    (SI), K1, Z21
+	VMOVUPS.Z    64(SI), K2, Z22
+	VMOVUPS.Z    128(SI), K3, Z23
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSS (DI), Z28
+	VFMADD231PS  Z21, Z28, Z0
+	VFMADD231PS  Z22, Z28, Z1
+	VFMADD231PS  Z23, Z28, Z2
+	VBROADCASTSS (DI)(AX*1), Z29
+	VFMADD231PS  Z21, Z29, Z3
+	VFMADD231PS  Z22, Z29, Z4
+	VFMADD231PS  Z23, Z29, Z5
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPS.Z    (SI), K1, Z18
+	VMOVUPS.Z    64(SI), K2, Z19
+	VMOVUPS.Z    128(SI), K3, Z20
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSS (DI), Z30
+	VFMADD231PS  Z18, Z30, Z0
+	VFMADD231PS  Z19, Z30, Z1
+	VFMADD231PS  Z20, Z30, Z2
+	VBROADCASTSS (DI)(AX*1), Z31
+	VFMADD231PS  Z18, Z31, Z3
+	VFMADD231PS  Z19, Z31, Z4
+	VFMADD231PS  Z20, Z31, Z5
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPS.Z    (SI), K1, Z21
+	VMOVUPS.Z    64(SI), K2, Z22
+	VMOVUPS.Z    128(SI), K3, Z23
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSS (DI), Z24
+	VFMADD231PS  Z21, Z24, Z0
+	VFMADD231PS  Z22, Z24, Z1
+	VFMADD231PS  Z23, Z24, Z2
+	VBROADCASTSS (DI)(AX*1), Z25
+	VFMADD231PS  Z21, Z25, Z3
+	VFMADD231PS  Z22, Z25, Z4
+	VFMADD231PS  Z23, Z25, Z5
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         CX
+	JNZ          df3_2loop
+
+df3_2rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df3_2remloop:
+	VMOVUPS.Z    (SI), K1, Z18
+	VMOVUPS.Z    64(SI), K2, Z19
+	VMOVUPS.Z    128(SI), K3, Z20
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSS (DI), Z26
+	VFMADD231PS  Z18, Z26, Z0
+	VFMADD231PS  Z19, Z26, Z1
+	VFMADD231PS  Z20, Z26, Z2
+	VBROADCASTSS (DI)(AX*1), Z27
+	VFMADD231PS  Z18, Z27, Z3
+	VFMADD231PS  Z19, Z27, Z4
+	VFMADD231PS  Z20, Z27, Z5
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         DX
+	JNZ          df3_2remloop
+	JMP          kdone
+
+df3_3:
+	TESTQ   CX, CX
+	JZ      df3_3rem
+	PCALIGN $0x40
+
+df3_3loop:
+	VMOVUPS.Z    (SI), K1, Z18
+	VMOVUPS.Z    64(SI), K2, Z19
+	VMOVUPS.Z    128(SI), K3, Z20
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSS (DI), Z28
+	VFMADD231PS  Z18, Z28, Z0
+	VFMADD231PS  Z19, Z28, Z1
+	VFMADD231PS  Z20, Z28, Z2
+	VBROADCASTSS (DI)(AX*1), Z29
+	VFMADD231PS  Z18, Z29, Z3
+	VFMADD231PS  Z19, Z29, Z4
+	VFMADD231PS  Z20, Z29, Z5
+	VBROADCASTSS (DI)(AX*2), Z30
+	VFMADD231PS  Z18, Z30, Z6
+	VFMADD231PS  Z19, Z30, Z7
+	VFMADD231PS  Z20, Z30, Z8
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPS.Z    (SI), K1, Z21
+	VMOVUPS.Z    64(SI), K2, Z22
+	VMOVUPS.Z    128(SI), K3, Z23
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSS (DI), Z31
+	VFMADD231PS  Z21, Z31, Z0
+	VFMADD231PS  Z22, Z31, Z1
+	VFMADD231PS  Z23, Z31, Z2
+	VBROADCASTSS (DI)(AX*1), Z24
+	VFMADD231PS  Z21, Z24, Z3
+	VFMADD231PS  Z22, Z24, Z4
+	VFMADD231PS  Z23, Z24, Z5
+	VBROADCASTSS (DI)(AX*2), Z25
+	VFMADD231PS  Z21, Z25, Z6
+	VFMADD231PS  Z22, Z25, Z7
+	VFMADD231PS  Z23, Z25, Z8
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPS.Z    (SI), K1, Z18
+	VMOVUPS.Z    64(SI), K2, Z19
+	VMOVUPS.Z    128(SI), K3, Z20
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSS (DI), Z26
+	VFMADD231PS  Z18, Z26, Z0
+	VFMADD231PS  Z19, Z26, Z1
+	VFMADD231PS  Z20, Z26, Z2
+	VBROADCASTSS (DI)(AX*1), Z27
+	VFMADD231PS  Z18, Z27, Z3
+	VFMADD231PS  Z19, Z27, Z4
+	VFMADD231PS  Z20, Z27, Z5
+	VBROADCASTSS (DI)(AX*2), Z28
+	VFMADD231PS  Z18, Z28, Z6
+	VFMADD231PS  Z19, Z28, Z7
+	VFMADD231PS  Z20, Z28, Z8
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPS.Z    (SI), K1, Z21
+	VMOVUPS.Z    64(SI), K2, Z22
+	VMOVUPS.Z    128(SI), K3, Z23
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSS (DI), Z29
+	VFMADD231PS  Z21, Z29, Z0
+	VFMADD231PS  Z22, Z29, Z1
+	VFMADD231PS  Z23, Z29, Z2
+	VBROADCASTSS (DI)(AX*1), Z30
+	VFMADD231PS  Z21, Z30, Z3
+	VFMADD231PS  Z22, Z30, Z4
+	VFMADD231PS  Z23, Z30, Z5
+	VBROADCASTSS (DI)(AX*2), Z31
+	VFMADD231PS  Z21, Z31, Z6
+	VFMADD231PS  Z22, Z31, Z7
+	VFMADD231PS  Z23, Z31, Z8
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         CX
+	JNZ          df3_3loop
+
+df3_3rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df3_3remloop:
+	VMOVUPS.Z    (SI), K1, Z18
+	VMOVUPS.Z    64(SI), K2, Z19
+	VMOVUPS.Z    128(SI), K3, Z20
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSS (DI), Z24
+	VFMADD231PS  Z18, Z24, Z0
+	VFMADD231PS  Z19, Z24, Z1
+	VFMADD231PS  Z20, Z24, Z2
+	VBROADCASTSS (DI)(AX*1), Z25
+	VFMADD231PS  Z18, Z25, Z3
+	VFMADD231PS  Z19, Z25, Z4
+	VFMADD231PS  Z20, Z25, Z5
+	VBROADCASTSS (DI)(AX*2), Z26
+	VFMADD231PS  Z18, Z26, Z6
+	VFMADD231PS  Z19, Z26, Z7
+	VFMADD231PS  Z20, Z26, Z8
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         DX
+	JNZ          df3_3remloop
+	JMP          kdone
+
+df3_4:
+	TESTQ   CX, CX
+	JZ      df3_4rem
+	PCALIGN $0x40
+
+df3_4loop:
+	VMOVUPS.Z    (SI), K1, Z18
+	VMOVUPS.Z    64(SI), K2, Z19
+	VMOVUPS.Z    128(SI), K3, Z20
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSS (DI), Z27
+	VFMADD231PS  Z18, Z27, Z0
+	VFMADD231PS  Z19, Z27, Z1
+	VFMADD231PS  Z20, Z27, Z2
+	VBROADCASTSS (DI)(AX*1), Z28
+	VFMADD231PS  Z18, Z28, Z3
+	VFMADD231PS  Z19, Z28, Z4
+	VFMADD231PS  Z20, Z28, Z5
+	VBROADCASTSS (DI)(AX*2), Z29
+	VFMADD231PS  Z18, Z29, Z6
+	VFMADD231PS  Z19, Z29, Z7
+	VFMADD231PS  Z20, Z29, Z8
+	VBROADCASTSS (BX), Z30
+	VFMADD231PS  Z18, Z30, Z9
+	VFMADD231PS  Z19, Z30, Z10
+	VFMADD231PS  Z20, Z30, Z11
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPS.Z    (SI), K1, Z21
+	VMOVUPS.Z    64(SI), K2, Z22
+	VMOVUPS.Z    128(SI), K3, Z23
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSS (DI), Z31
+	VFMADD231PS  Z21, Z31, Z0
+	VFMADD231PS  Z22, Z31, Z1
+	VFMADD231PS  Z23, Z31, Z2
+	VBROADCASTSS (DI)(AX*1), Z24
+	VFMADD231PS  Z21, Z24, Z3
+	VFMADD231PS  Z22, Z24, Z4
+	VFMADD231PS  Z23, Z24, Z5
+	VBROADCASTSS (DI)(AX*2), Z25
+	VFMADD231PS  Z21, Z25, Z6
+	VFMADD231PS  Z22, Z25, Z7
+	VFMADD231PS  Z23, Z25, Z8
+	VBROADCASTSS (BX), Z26
+	VFMADD231PS  Z21, Z26, Z9
+	VFMADD231PS  Z22, Z26, Z10
+	VFMADD231PS  Z23, Z26, Z11
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPS.Z    (SI), K1, Z18
+	VMOVUPS.Z    64(SI), K2, Z19
+	VMOVUPS.Z    128(SI), K3, Z20
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSS (DI), Z27
+	VFMADD231PS  Z18, Z27, Z0
+	VFMADD231PS  Z19, Z27, Z1
+	VFMADD231PS  Z20, Z27, Z2
+	VBROADCASTSS (DI)(AX*1), Z28
+	VFMADD231PS  Z18, Z28, Z3
+	VFMADD231PS  Z19, Z28, Z4
+	VFMADD231PS  Z20, Z28, Z5
+	VBROADCASTSS (DI)(AX*2), Z29
+	VFMADD231PS  Z18, Z29, Z6
+	VFMADD231PS  Z19, Z29, Z7
+	VFMADD231PS  Z20, Z29, Z8
+	VBROADCASTSS (BX), Z30
+	VFMADD231PS  Z18, Z30, Z9
+	VFMADD231PS  Z19, Z30, Z10
+	VFMADD231PS  Z20, Z30, Z11
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPS.Z    (SI), K1, Z21
+	VMOVUPS.Z    64(SI), K2, Z22
+	VMOVUPS.Z    128(SI), K3, Z23
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSS (DI), Z31
+	VFMADD231PS  Z21, Z31, Z0
+	VFMADD231PS  Z22, Z31, Z1
+	VFMADD231PS  Z23, Z31, Z2
+	VBROADCASTSS (DI)(AX*1), Z24
+	VFMADD231PS  Z21, Z24, Z3
+	VFMADD231PS  Z22, Z24, Z4
+	VFMADD231PS  Z23, Z24, Z5
+	VBROADCASTSS (DI)(AX*2), Z25
+	VFMADD231PS  Z21, Z25, Z6
+	VFMADD231PS  Z22, Z25, Z7
+	VFMADD231PS  Z23, Z25, Z8
+	VBROADCASTSS (BX), Z26
+	VFMADD231PS  Z21, Z26, Z9
+	VFMADD231PS  Z22, Z26, Z10
+	VFMADD231PS  Z23, Z26, Z11
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          df3_4loop
+
+df3_4rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df3_4remloop:
+	VMOVUPS.Z    (SI), K1, Z18
+	VMOVUPS.Z    64(SI), K2, Z19
+	VMOVUPS.Z    128(SI), K3, Z20
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSS (DI), Z27
+	VFMADD231PS  Z18, Z27, Z0
+	VFMADD231PS  Z19, Z27, Z1
+	VFMADD231PS  Z20, Z27, Z2
+	VBROADCASTSS (DI)(AX*1), Z28
+	VFMADD231PS  Z18, Z28, Z3
+	VFMADD231PS  Z19, Z28, Z4
+	VFMADD231PS  Z20, Z28, Z5
+	VBROADCASTSS (DI)(AX*2), Z29
+	VFMADD231PS  Z18, Z29, Z6
+	VFMADD231PS  Z19, Z29, Z7
+	VFMADD231PS  Z20, Z29, Z8
+	VBROADCASTSS (BX), Z30
+	VFMADD231PS  Z18, Z30, Z9
+	VFMADD231PS  Z19, Z30, Z10
+	VFMADD231PS  Z20, Z30, Z11
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         DX
+	JNZ          df3_4remloop
+	JMP          kdone
+
+df3_5:
+	TESTQ   CX, CX
+	JZ      df3_5rem
+	PCALIGN $0x40
+
+df3_5loop:
+	VMOVUPS.Z    (SI), K1, Z18
+	VMOVUPS.Z    64(SI), K2, Z19
+	VMOVUPS.Z    128(SI), K3, Z20
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSS (DI), Z31
+	VFMADD231PS  Z18, Z31, Z0
+	VFMADD231PS  Z19, Z31, Z1
+	VFMADD231PS  Z20, Z31, Z2
+	VBROADCASTSS (DI)(AX*1), Z24
+	VFMADD231PS  Z18, Z24, Z3
+	VFMADD231PS  Z19, Z24, Z4
+	VFMADD231PS  Z20, Z24, Z5
+	VBROADCASTSS (DI)(AX*2), Z25
+	VFMADD231PS  Z18, Z25, Z6
+	VFMADD231PS  Z19, Z25, Z7
+	VFMADD231PS  Z20, Z25, Z8
+	VBROADCASTSS (BX), Z26
+	VFMADD231PS  Z18, Z26, Z9
+	VFMADD231PS  Z19, Z26, Z10
+	VFMADD231PS  Z20, Z26, Z11
+	VBROADCASTSS (BX)(AX*1), Z27
+	VFMADD231PS  Z18, Z27, Z12
+	VFMADD231PS  Z19, Z27, Z13
+	VFMADD231PS  Z20, Z27, Z14
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPS.Z    (SI), K1, Z21
+	VMOVUPS.Z    64(SI), K2, Z22
+	VMOVUPS.Z    128(SI), K3, Z23
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSS (DI), Z28
+	VFMADD231PS  Z21, Z28, Z0
+	VFMADD231PS  Z22, Z28, Z1
+	VFMADD231PS  Z23, Z28, Z2
+	VBROADCASTSS (DI)(AX*1), Z29
+	VFMADD231PS  Z21, Z29, Z3
+	VFMADD231PS  Z22, Z29, Z4
+	VFMADD231PS  Z23, Z29, Z5
+	VBROADCASTSS (DI)(AX*2), Z30
+	VFMADD231PS  Z21, Z30, Z6
+	VFMADD231PS  Z22, Z30, Z7
+	VFMADD231PS  Z23, Z30, Z8
+	VBROADCASTSS (BX), Z31
+	VFMADD231PS  Z21, Z31, Z9
+	VFMADD231PS  Z22, Z31, Z10
+	VFMADD231PS  Z23, Z31, Z11
+	VBROADCASTSS (BX)(AX*1), Z24
+	VFMADD231PS  Z21, Z24, Z12
+	VFMADD231PS  Z22, Z24, Z13
+	VFMADD231PS  Z23, Z24, Z14
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPS.Z    (SI), K1, Z18
+	VMOVUPS.Z    64(SI), K2, Z19
+	VMOVUPS.Z    128(SI), K3, Z20
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSS (DI), Z25
+	VFMADD231PS  Z18, Z25, Z0
+	VFMADD231PS  Z19, Z25, Z1
+	VFMADD231PS  Z20, Z25, Z2
+	VBROADCASTSS (DI)(AX*1), Z26
+	VFMADD231PS  Z18, Z26, Z3
+	VFMADD231PS  Z19, Z26, Z4
+	VFMADD231PS  Z20, Z26, Z5
+	VBROADCASTSS (DI)(AX*2), Z27
+	VFMADD231PS  Z18, Z27, Z6
+	VFMADD231PS  Z19, Z27, Z7
+	VFMADD231PS  Z20, Z27, Z8
+	VBROADCASTSS (BX), Z28
+	VFMADD231PS  Z18, Z28, Z9
+	VFMADD231PS  Z19, Z28, Z10
+	VFMADD231PS  Z20, Z28, Z11
+	VBROADCASTSS (BX)(AX*1), Z29
+	VFMADD231PS  Z18, Z29, Z12
+	VFMADD231PS  Z19, Z29, Z13
+	VFMADD231PS  Z20, Z29, Z14
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPS.Z    (SI), K1, Z21
+	VMOVUPS.Z    64(SI), K2, Z22
+	VMOVUPS.Z    128(SI), K3, Z23
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSS (DI), Z30
+	VFMADD231PS  Z21, Z30, Z0
+	VFMADD231PS  Z22, Z30, Z1
+	VFMADD231PS  Z23, Z30, Z2
+	VBROADCASTSS (DI)(AX*1), Z31
+	VFMADD231PS  Z21, Z31, Z3
+	VFMADD231PS  Z22, Z31, Z4
+	VFMADD231PS  Z23, Z31, Z5
+	VBROADCASTSS (DI)(AX*2), Z24
+	VFMADD231PS  Z21, Z24, Z6
+	VFMADD231PS  Z22, Z24, Z7
+	VFMADD231PS  Z23, Z24, Z8
+	VBROADCASTSS (BX), Z25
+	VFMADD231PS  Z21, Z25, Z9
+	VFMADD231PS  Z22, Z25, Z10
+	VFMADD231PS  Z23, Z25, Z11
+	VBROADCASTSS (BX)(AX*1), Z26
+	VFMADD231PS  Z21, Z26, Z12
+	VFMADD231PS  Z22, Z26, Z13
+	VFMADD231PS  Z23, Z26, Z14
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          df3_5loop
+
+df3_5rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df3_5remloop:
+	VMOVUPS.Z    (SI), K1, Z18
+	VMOVUPS.Z    64(SI), K2, Z19
+	VMOVUPS.Z    128(SI), K3, Z20
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSS (DI), Z27
+	VFMADD231PS  Z18, Z27, Z0
+	VFMADD231PS  Z19, Z27, Z1
+	VFMADD231PS  Z20, Z27, Z2
+	VBROADCASTSS (DI)(AX*1), Z28
+	VFMADD231PS  Z18, Z28, Z3
+	VFMADD231PS  Z19, Z28, Z4
+	VFMADD231PS  Z20, Z28, Z5
+	VBROADCASTSS (DI)(AX*2), Z29
+	VFMADD231PS  Z18, Z29, Z6
+	VFMADD231PS  Z19, Z29, Z7
+	VFMADD231PS  Z20, Z29, Z8
+	VBROADCASTSS (BX), Z30
+	VFMADD231PS  Z18, Z30, Z9
+	VFMADD231PS  Z19, Z30, Z10
+	VFMADD231PS  Z20, Z30, Z11
+	VBROADCASTSS (BX)(AX*1), Z31
+	VFMADD231PS  Z18, Z31, Z12
+	VFMADD231PS  Z19, Z31, Z13
+	VFMADD231PS  Z20, Z31, Z14
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         DX
+	JNZ          df3_5remloop
+	JMP          kdone
+
+df3_6:
+	TESTQ   CX, CX
+	JZ      df3_6rem
+	PCALIGN $0x40
+
+df3_6loop:
+	VMOVUPS.Z    (SI), K1, Z18
+	VMOVUPS.Z    64(SI), K2, Z19
+	VMOVUPS.Z    128(SI), K3, Z20
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSS (DI), Z24
+	VFMADD231PS  Z18, Z24, Z0
+	VFMADD231PS  Z19, Z24, Z1
+	VFMADD231PS  Z20, Z24, Z2
+	VBROADCASTSS (DI)(AX*1), Z25
+	VFMADD231PS  Z18, Z25, Z3
+	VFMADD231PS  Z19, Z25, Z4
+	VFMADD231PS  Z20, Z25, Z5
+	VBROADCASTSS (DI)(AX*2), Z26
+	VFMADD231PS  Z18, Z26, Z6
+	VFMADD231PS  Z19, Z26, Z7
+	VFMADD231PS  Z20, Z26, Z8
+	VBROADCASTSS (BX), Z27
+	VFMADD231PS  Z18, Z27, Z9
+	VFMADD231PS  Z19, Z27, Z10
+	VFMADD231PS  Z20, Z27, Z11
+	VBROADCASTSS (BX)(AX*1), Z28
+	VFMADD231PS  Z18, Z28, Z12
+	VFMADD231PS  Z19, Z28, Z13
+	VFMADD231PS  Z20, Z28, Z14
+	VBROADCASTSS (BX)(AX*2), Z29
+	VFMADD231PS  Z18, Z29, Z15
+	VFMADD231PS  Z19, Z29, Z16
+	VFMADD231PS  Z20, Z29, Z17
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPS.Z    (SI), K1, Z21
+	VMOVUPS.Z    64(SI), K2, Z22
+	VMOVUPS.Z    128(SI), K3, Z23
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSS (DI), Z30
+	VFMADD231PS  Z21, Z30, Z0
+	VFMADD231PS  Z22, Z30, Z1
+	VFMADD231PS  Z23, Z30, Z2
+	VBROADCASTSS (DI)(AX*1), Z31
+	VFMADD231PS  Z21, Z31, Z3
+	VFMADD231PS  Z22, Z31, Z4
+	VFMADD231PS  Z23, Z31, Z5
+	VBROADCASTSS (DI)(AX*2), Z24
+	VFMADD231PS  Z21, Z24, Z6
+	VFMADD231PS  Z22, Z24, Z7
+	VFMADD231PS  Z23, Z24, Z8
+	VBROADCASTSS (BX), Z25
+	VFMADD231PS  Z21, Z25, Z9
+	VFMADD231PS  Z22, Z25, Z10
+	VFMADD231PS  Z23, Z25, Z11
+	VBROADCASTSS (BX)(AX*1), Z26
+	VFMADD231PS  Z21, Z26, Z12
+	VFMADD231PS  Z22, Z26, Z13
+	VFMADD231PS  Z23, Z26, Z14
+	VBROADCASTSS (BX)(AX*2), Z27
+	VFMADD231PS  Z21, Z27, Z15
+	VFMADD231PS  Z22, Z27, Z16
+	VFMADD231PS  Z23, Z27, Z17
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPS.Z    (SI), K1, Z18
+	VMOVUPS.Z    64(SI), K2, Z19
+	VMOVUPS.Z    128(SI), K3, Z20
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSS (DI), Z28
+	VFMADD231PS  Z18, Z28, Z0
+	VFMADD231PS  Z19, Z28, Z1
+	VFMADD231PS  Z20, Z28, Z2
+	VBROADCASTSS (DI)(AX*1), Z29
+	VFMADD231PS  Z18, Z29, Z3
+	VFMADD231PS  Z19, Z29, Z4
+	VFMADD231PS  Z20, Z29, Z5
+	VBROADCASTSS (DI)(AX*2), Z30
+	VFMADD231PS  Z18, Z30, Z6
+	VFMADD231PS  Z19, Z30, Z7
+	VFMADD231PS  Z20, Z30, Z8
+	VBROADCASTSS (BX), Z31
+	VFMADD231PS  Z18, Z31, Z9
+	VFMADD231PS  Z19, Z31, Z10
+	VFMADD231PS  Z20, Z31, Z11
+	VBROADCASTSS (BX)(AX*1), Z24
+	VFMADD231PS  Z18, Z24, Z12
+	VFMADD231PS  Z19, Z24, Z13
+	VFMADD231PS  Z20, Z24, Z14
+	VBROADCASTSS (BX)(AX*2), Z25
+	VFMADD231PS  Z18, Z25, Z15
+	VFMADD231PS  Z19, Z25, Z16
+	VFMADD231PS  Z20, Z25, Z17
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPS.Z    (SI), K1, Z21
+	VMOVUPS.Z    64(SI), K2, Z22
+	VMOVUPS.Z    128(SI), K3, Z23
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSS (DI), Z26
+	VFMADD231PS  Z21, Z26, Z0
+	VFMADD231PS  Z22, Z26, Z1
+	VFMADD231PS  Z23, Z26, Z2
+	VBROADCASTSS (DI)(AX*1), Z27
+	VFMADD231PS  Z21, Z27, Z3
+	VFMADD231PS  Z22, Z27, Z4
+	VFMADD231PS  Z23, Z27, Z5
+	VBROADCASTSS (DI)(AX*2), Z28
+	VFMADD231PS  Z21, Z28, Z6
+	VFMADD231PS  Z22, Z28, Z7
+	VFMADD231PS  Z23, Z28, Z8
+	VBROADCASTSS (BX), Z29
+	VFMADD231PS  Z21, Z29, Z9
+	VFMADD231PS  Z22, Z29, Z10
+	VFMADD231PS  Z23, Z29, Z11
+	VBROADCASTSS (BX)(AX*1), Z30
+	VFMADD231PS  Z21, Z30, Z12
+	VFMADD231PS  Z22, Z30, Z13
+	VFMADD231PS  Z23, Z30, Z14
+	VBROADCASTSS (BX)(AX*2), Z31
+	VFMADD231PS  Z21, Z31, Z15
+	VFMADD231PS  Z22, Z31, Z16
+	VFMADD231PS  Z23, Z31, Z17
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          df3_6loop
+
+df3_6rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df3_6remloop:
+	VMOVUPS.Z    (SI), K1, Z18
+	VMOVUPS.Z    64(SI), K2, Z19
+	VMOVUPS.Z    128(SI), K3, Z20
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSS (DI), Z24
+	VFMADD231PS  Z18, Z24, Z0
+	VFMADD231PS  Z19, Z24, Z1
+	VFMADD231PS  Z20, Z24, Z2
+	VBROADCASTSS (DI)(AX*1), Z25
+	VFMADD231PS  Z18, Z25, Z3
+	VFMADD231PS  Z19, Z25, Z4
+	VFMADD231PS  Z20, Z25, Z5
+	VBROADCASTSS (DI)(AX*2), Z26
+	VFMADD231PS  Z18, Z26, Z6
+	VFMADD231PS  Z19, Z26, Z7
+	VFMADD231PS  Z20, Z26, Z8
+	VBROADCASTSS (BX), Z27
+	VFMADD231PS  Z18, Z27, Z9
+	VFMADD231PS  Z19, Z27, Z10
+	VFMADD231PS  Z20, Z27, Z11
+	VBROADCASTSS (BX)(AX*1), Z28
+	VFMADD231PS  Z18, Z28, Z12
+	VFMADD231PS  Z19, Z28, Z13
+	VFMADD231PS  Z20, Z28, Z14
+	VBROADCASTSS (BX)(AX*2), Z29
+	VFMADD231PS  Z18, Z29, Z15
+	VFMADD231PS  Z19, Z29, Z16
+	VFMADD231PS  Z20, Z29, Z17
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         DX
+	JNZ          df3_6remloop
 
 kdone:
 	TESTQ   R13, R13

@@ -260,27 +260,29 @@ kloop:
 	MOVQ    DX, CX
 	SHRQ    $0x02, CX
 	ANDQ    $0x00000003, DX
+	CMPQ    R11, $0x00001000
+	JAE     dfar
 	CMPQ    m+72(FP), $0x00000018
-	JG      d4_
+	JG      dn4_
 	CMPQ    m+72(FP), $0x00000010
-	JG      d3_
+	JG      dn3_
 	CMPQ    m+72(FP), $0x00000008
-	JG      d2_
+	JG      dn2_
 	CMPQ    n+80(FP), $0x00000006
-	JGE     d1_6
+	JGE     dn1_6
 	CMPQ    n+80(FP), $0x00000005
-	JE      d1_5
+	JE      dn1_5
 	CMPQ    n+80(FP), $0x00000004
-	JE      d1_4
+	JE      dn1_4
 	CMPQ    n+80(FP), $0x00000003
-	JE      d1_3
+	JE      dn1_3
 	CMPQ    n+80(FP), $0x00000002
-	JE      d1_2
+	JE      dn1_2
 	TESTQ   CX, CX
-	JZ      d1_1rem
+	JZ      dn1_1rem
 	PCALIGN $0x40
 
-d1_1loop:
+dn1_1loop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VBROADCASTSD (DI), Z28
 	VFMADD231PD  Z24, Z28, Z0
@@ -302,28 +304,28 @@ d1_1loop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         CX
-	JNZ          d1_1loop
+	JNZ          dn1_1loop
 
-d1_1rem:
+dn1_1rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d1_1remloop:
+dn1_1remloop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VBROADCASTSD (DI), Z28
 	VFMADD231PD  Z24, Z28, Z0
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         DX
-	JNZ          d1_1remloop
+	JNZ          dn1_1remloop
 	JMP          kdone
 
-d1_2:
+dn1_2:
 	TESTQ   CX, CX
-	JZ      d1_2rem
+	JZ      dn1_2rem
 	PCALIGN $0x40
 
-d1_2loop:
+dn1_2loop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VBROADCASTSD (DI), Z29
 	VFMADD231PD  Z24, Z29, Z0
@@ -353,13 +355,13 @@ d1_2loop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         CX
-	JNZ          d1_2loop
+	JNZ          dn1_2loop
 
-d1_2rem:
+dn1_2rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d1_2remloop:
+dn1_2remloop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VBROADCASTSD (DI), Z29
 	VFMADD231PD  Z24, Z29, Z0
@@ -368,15 +370,15 @@ d1_2remloop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         DX
-	JNZ          d1_2remloop
+	JNZ          dn1_2remloop
 	JMP          kdone
 
-d1_3:
+dn1_3:
 	TESTQ   CX, CX
-	JZ      d1_3rem
+	JZ      dn1_3rem
 	PCALIGN $0x40
 
-d1_3loop:
+dn1_3loop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VBROADCASTSD (DI), Z31
 	VFMADD231PD  Z24, Z31, Z0
@@ -414,13 +416,13 @@ d1_3loop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         CX
-	JNZ          d1_3loop
+	JNZ          dn1_3loop
 
-d1_3rem:
+dn1_3rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d1_3remloop:
+dn1_3remloop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VBROADCASTSD (DI), Z31
 	VFMADD231PD  Z24, Z31, Z0
@@ -431,15 +433,15 @@ d1_3remloop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         DX
-	JNZ          d1_3remloop
+	JNZ          dn1_3remloop
 	JMP          kdone
 
-d1_4:
+dn1_4:
 	TESTQ   CX, CX
-	JZ      d1_4rem
+	JZ      dn1_4rem
 	PCALIGN $0x40
 
-d1_4loop:
+dn1_4loop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VBROADCASTSD (DI), Z30
 	VFMADD231PD  Z24, Z30, Z0
@@ -489,13 +491,13 @@ d1_4loop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         CX
-	JNZ          d1_4loop
+	JNZ          dn1_4loop
 
-d1_4rem:
+dn1_4rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d1_4remloop:
+dn1_4remloop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VBROADCASTSD (DI), Z30
 	VFMADD231PD  Z24, Z30, Z0
@@ -509,15 +511,15 @@ d1_4remloop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         DX
-	JNZ          d1_4remloop
+	JNZ          dn1_4remloop
 	JMP          kdone
 
-d1_5:
+dn1_5:
 	TESTQ   CX, CX
-	JZ      d1_5rem
+	JZ      dn1_5rem
 	PCALIGN $0x40
 
-d1_5loop:
+dn1_5loop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VBROADCASTSD (DI), Z30
 	VFMADD231PD  Z24, Z30, Z0
@@ -575,13 +577,13 @@ d1_5loop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         CX
-	JNZ          d1_5loop
+	JNZ          dn1_5loop
 
-d1_5rem:
+dn1_5rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d1_5remloop:
+dn1_5remloop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VBROADCASTSD (DI), Z30
 	VFMADD231PD  Z24, Z30, Z0
@@ -597,15 +599,15 @@ d1_5remloop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         DX
-	JNZ          d1_5remloop
+	JNZ          dn1_5remloop
 	JMP          kdone
 
-d1_6:
+dn1_6:
 	TESTQ   CX, CX
-	JZ      d1_6rem
+	JZ      dn1_6rem
 	PCALIGN $0x40
 
-d1_6loop:
+dn1_6loop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VBROADCASTSD (DI), Z31
 	VFMADD231PD  Z24, Z31, Z0
@@ -671,13 +673,13 @@ d1_6loop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         CX
-	JNZ          d1_6loop
+	JNZ          dn1_6loop
 
-d1_6rem:
+dn1_6rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d1_6remloop:
+dn1_6remloop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VBROADCASTSD (DI), Z31
 	VFMADD231PD  Z24, Z31, Z0
@@ -695,25 +697,25 @@ d1_6remloop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         DX
-	JNZ          d1_6remloop
+	JNZ          dn1_6remloop
 	JMP          kdone
 
-d2_:
+dn2_:
 	CMPQ    n+80(FP), $0x00000006
-	JGE     d2_6
+	JGE     dn2_6
 	CMPQ    n+80(FP), $0x00000005
-	JE      d2_5
+	JE      dn2_5
 	CMPQ    n+80(FP), $0x00000004
-	JE      d2_4
+	JE      dn2_4
 	CMPQ    n+80(FP), $0x00000003
-	JE      d2_3
+	JE      dn2_3
 	CMPQ    n+80(FP), $0x00000002
-	JE      d2_2
+	JE      dn2_2
 	TESTQ   CX, CX
-	JZ      d2_1rem
+	JZ      dn2_1rem
 	PCALIGN $0x40
 
-d2_1loop:
+dn2_1loop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VMOVUPD.Z    64(SI), K2, Z25
 	VBROADCASTSD (DI), Z29
@@ -743,13 +745,13 @@ d2_1loop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         CX
-	JNZ          d2_1loop
+	JNZ          dn2_1loop
 
-d2_1rem:
+dn2_1rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d2_1remloop:
+dn2_1remloop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VMOVUPD.Z    64(SI), K2, Z25
 	VBROADCASTSD (DI), Z29
@@ -758,15 +760,15 @@ d2_1remloop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         DX
-	JNZ          d2_1remloop
+	JNZ          dn2_1remloop
 	JMP          kdone
 
-d2_2:
+dn2_2:
 	TESTQ   CX, CX
-	JZ      d2_2rem
+	JZ      dn2_2rem
 	PCALIGN $0x40
 
-d2_2loop:
+dn2_2loop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VMOVUPD.Z    64(SI), K2, Z25
 	VBROADCASTSD (DI), Z30
@@ -808,13 +810,13 @@ d2_2loop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         CX
-	JNZ          d2_2loop
+	JNZ          dn2_2loop
 
-d2_2rem:
+dn2_2rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d2_2remloop:
+dn2_2remloop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VMOVUPD.Z    64(SI), K2, Z25
 	VBROADCASTSD (DI), Z30
@@ -826,15 +828,15 @@ d2_2remloop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         DX
-	JNZ          d2_2remloop
+	JNZ          dn2_2remloop
 	JMP          kdone
 
-d2_3:
+dn2_3:
 	TESTQ   CX, CX
-	JZ      d2_3rem
+	JZ      dn2_3rem
 	PCALIGN $0x40
 
-d2_3loop:
+dn2_3loop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VMOVUPD.Z    64(SI), K2, Z25
 	VBROADCASTSD (DI), Z28
@@ -888,13 +890,13 @@ d2_3loop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         CX
-	JNZ          d2_3loop
+	JNZ          dn2_3loop
 
-d2_3rem:
+dn2_3rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d2_3remloop:
+dn2_3remloop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VMOVUPD.Z    64(SI), K2, Z25
 	VBROADCASTSD (DI), Z28
@@ -909,15 +911,15 @@ d2_3remloop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         DX
-	JNZ          d2_3remloop
+	JNZ          dn2_3remloop
 	JMP          kdone
 
-d2_4:
+dn2_4:
 	TESTQ   CX, CX
-	JZ      d2_4rem
+	JZ      dn2_4rem
 	PCALIGN $0x40
 
-d2_4loop:
+dn2_4loop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VMOVUPD.Z    64(SI), K2, Z25
 	VBROADCASTSD (DI), Z31
@@ -987,13 +989,13 @@ d2_4loop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         CX
-	JNZ          d2_4loop
+	JNZ          dn2_4loop
 
-d2_4rem:
+dn2_4rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d2_4remloop:
+dn2_4remloop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VMOVUPD.Z    64(SI), K2, Z25
 	VBROADCASTSD (DI), Z31
@@ -1012,15 +1014,15 @@ d2_4remloop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         DX
-	JNZ          d2_4remloop
+	JNZ          dn2_4remloop
 	JMP          kdone
 
-d2_5:
+dn2_5:
 	TESTQ   CX, CX
-	JZ      d2_5rem
+	JZ      dn2_5rem
 	PCALIGN $0x40
 
-d2_5loop:
+dn2_5loop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VMOVUPD.Z    64(SI), K2, Z25
 	VBROADCASTSD (DI), Z31
@@ -1102,13 +1104,13 @@ d2_5loop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         CX
-	JNZ          d2_5loop
+	JNZ          dn2_5loop
 
-d2_5rem:
+dn2_5rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d2_5remloop:
+dn2_5remloop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VMOVUPD.Z    64(SI), K2, Z25
 	VBROADCASTSD (DI), Z31
@@ -1130,15 +1132,15 @@ d2_5remloop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         DX
-	JNZ          d2_5remloop
+	JNZ          dn2_5remloop
 	JMP          kdone
 
-d2_6:
+dn2_6:
 	TESTQ   CX, CX
-	JZ      d2_6rem
+	JZ      dn2_6rem
 	PCALIGN $0x40
 
-d2_6loop:
+dn2_6loop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VMOVUPD.Z    64(SI), K2, Z25
 	VBROADCASTSD (DI), Z28
@@ -1232,13 +1234,13 @@ d2_6loop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         CX
-	JNZ          d2_6loop
+	JNZ          dn2_6loop
 
-d2_6rem:
+dn2_6rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d2_6remloop:
+dn2_6remloop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VMOVUPD.Z    64(SI), K2, Z25
 	VBROADCASTSD (DI), Z28
@@ -1263,25 +1265,25 @@ d2_6remloop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         DX
-	JNZ          d2_6remloop
+	JNZ          dn2_6remloop
 	JMP          kdone
 
-d3_:
+dn3_:
 	CMPQ    n+80(FP), $0x00000006
-	JGE     d3_6
+	JGE     dn3_6
 	CMPQ    n+80(FP), $0x00000005
-	JE      d3_5
+	JE      dn3_5
 	CMPQ    n+80(FP), $0x00000004
-	JE      d3_4
+	JE      dn3_4
 	CMPQ    n+80(FP), $0x00000003
-	JE      d3_3
+	JE      dn3_3
 	CMPQ    n+80(FP), $0x00000002
-	JE      d3_2
+	JE      dn3_2
 	TESTQ   CX, CX
-	JZ      d3_1rem
+	JZ      dn3_1rem
 	PCALIGN $0x40
 
-d3_1loop:
+dn3_1loop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VMOVUPD.Z    64(SI), K2, Z25
 	VMOVUPD.Z    128(SI), K3, Z26
@@ -1319,13 +1321,13 @@ d3_1loop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         CX
-	JNZ          d3_1loop
+	JNZ          dn3_1loop
 
-d3_1rem:
+dn3_1rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d3_1remloop:
+dn3_1remloop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VMOVUPD.Z    64(SI), K2, Z25
 	VMOVUPD.Z    128(SI), K3, Z26
@@ -1336,15 +1338,15 @@ d3_1remloop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         DX
-	JNZ          d3_1remloop
+	JNZ          dn3_1remloop
 	JMP          kdone
 
-d3_2:
+dn3_2:
 	TESTQ   CX, CX
-	JZ      d3_2rem
+	JZ      dn3_2rem
 	PCALIGN $0x40
 
-d3_2loop:
+dn3_2loop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VMOVUPD.Z    64(SI), K2, Z25
 	VMOVUPD.Z    128(SI), K3, Z26
@@ -1398,13 +1400,13 @@ d3_2loop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         CX
-	JNZ          d3_2loop
+	JNZ          dn3_2loop
 
-d3_2rem:
+dn3_2rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d3_2remloop:
+dn3_2remloop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VMOVUPD.Z    64(SI), K2, Z25
 	VMOVUPD.Z    128(SI), K3, Z26
@@ -1419,15 +1421,15 @@ d3_2remloop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         DX
-	JNZ          d3_2remloop
+	JNZ          dn3_2remloop
 	JMP          kdone
 
-d3_3:
+dn3_3:
 	TESTQ   CX, CX
-	JZ      d3_3rem
+	JZ      dn3_3rem
 	PCALIGN $0x40
 
-d3_3loop:
+dn3_3loop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VMOVUPD.Z    64(SI), K2, Z25
 	VMOVUPD.Z    128(SI), K3, Z26
@@ -1497,13 +1499,13 @@ d3_3loop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         CX
-	JNZ          d3_3loop
+	JNZ          dn3_3loop
 
-d3_3rem:
+dn3_3rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d3_3remloop:
+dn3_3remloop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VMOVUPD.Z    64(SI), K2, Z25
 	VMOVUPD.Z    128(SI), K3, Z26
@@ -1522,15 +1524,15 @@ d3_3remloop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         DX
-	JNZ          d3_3remloop
+	JNZ          dn3_3remloop
 	JMP          kdone
 
-d3_4:
+dn3_4:
 	TESTQ   CX, CX
-	JZ      d3_4rem
+	JZ      dn3_4rem
 	PCALIGN $0x40
 
-d3_4loop:
+dn3_4loop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VMOVUPD.Z    64(SI), K2, Z25
 	VMOVUPD.Z    128(SI), K3, Z26
@@ -1620,13 +1622,13 @@ d3_4loop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         CX
-	JNZ          d3_4loop
+	JNZ          dn3_4loop
 
-d3_4rem:
+dn3_4rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d3_4remloop:
+dn3_4remloop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VMOVUPD.Z    64(SI), K2, Z25
 	VMOVUPD.Z    128(SI), K3, Z26
@@ -1650,15 +1652,15 @@ d3_4remloop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         DX
-	JNZ          d3_4remloop
+	JNZ          dn3_4remloop
 	JMP          kdone
 
-d3_5:
+dn3_5:
 	TESTQ   CX, CX
-	JZ      d3_5rem
+	JZ      dn3_5rem
 	PCALIGN $0x40
 
-d3_5loop:
+dn3_5loop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VMOVUPD.Z    64(SI), K2, Z25
 	VMOVUPD.Z    128(SI), K3, Z26
@@ -1764,13 +1766,13 @@ d3_5loop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         CX
-	JNZ          d3_5loop
+	JNZ          dn3_5loop
 
-d3_5rem:
+dn3_5rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d3_5remloop:
+dn3_5remloop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VMOVUPD.Z    64(SI), K2, Z25
 	VMOVUPD.Z    128(SI), K3, Z26
@@ -1798,15 +1800,15 @@ d3_5remloop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         DX
-	JNZ          d3_5remloop
+	JNZ          dn3_5remloop
 	JMP          kdone
 
-d3_6:
+dn3_6:
 	TESTQ   CX, CX
-	JZ      d3_6rem
+	JZ      dn3_6rem
 	PCALIGN $0x40
 
-d3_6loop:
+dn3_6loop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VMOVUPD.Z    64(SI), K2, Z25
 	VMOVUPD.Z    128(SI), K3, Z26
@@ -1928,13 +1930,13 @@ d3_6loop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         CX
-	JNZ          d3_6loop
+	JNZ          dn3_6loop
 
-d3_6rem:
+dn3_6rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d3_6remloop:
+dn3_6remloop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VMOVUPD.Z    64(SI), K2, Z25
 	VMOVUPD.Z    128(SI), K3, Z26
@@ -1966,25 +1968,25 @@ d3_6remloop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         DX
-	JNZ          d3_6remloop
+	JNZ          dn3_6remloop
 	JMP          kdone
 
-d4_:
+dn4_:
 	CMPQ    n+80(FP), $0x00000006
-	JGE     d4_6
+	JGE     dn4_6
 	CMPQ    n+80(FP), $0x00000005
-	JE      d4_5
+	JE      dn4_5
 	CMPQ    n+80(FP), $0x00000004
-	JE      d4_4
+	JE      dn4_4
 	CMPQ    n+80(FP), $0x00000003
-	JE      d4_3
+	JE      dn4_3
 	CMPQ    n+80(FP), $0x00000002
-	JE      d4_2
+	JE      dn4_2
 	TESTQ   CX, CX
-	JZ      d4_1rem
+	JZ      dn4_1rem
 	PCALIGN $0x40
 
-d4_1loop:
+dn4_1loop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VMOVUPD.Z    64(SI), K2, Z25
 	VMOVUPD.Z    128(SI), K3, Z26
@@ -2030,13 +2032,13 @@ d4_1loop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         CX
-	JNZ          d4_1loop
+	JNZ          dn4_1loop
 
-d4_1rem:
+dn4_1rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d4_1remloop:
+dn4_1remloop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VMOVUPD.Z    64(SI), K2, Z25
 	VMOVUPD.Z    128(SI), K3, Z26
@@ -2049,15 +2051,15 @@ d4_1remloop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         DX
-	JNZ          d4_1remloop
+	JNZ          dn4_1remloop
 	JMP          kdone
 
-d4_2:
+dn4_2:
 	TESTQ   CX, CX
-	JZ      d4_2rem
+	JZ      dn4_2rem
 	PCALIGN $0x40
 
-d4_2loop:
+dn4_2loop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VMOVUPD.Z    64(SI), K2, Z25
 	VMOVUPD.Z    128(SI), K3, Z26
@@ -2123,13 +2125,13 @@ d4_2loop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         CX
-	JNZ          d4_2loop
+	JNZ          dn4_2loop
 
-d4_2rem:
+dn4_2rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d4_2remloop:
+dn4_2remloop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VMOVUPD.Z    64(SI), K2, Z25
 	VMOVUPD.Z    128(SI), K3, Z26
@@ -2147,15 +2149,15 @@ d4_2remloop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         DX
-	JNZ          d4_2remloop
+	JNZ          dn4_2remloop
 	JMP          kdone
 
-d4_3:
+dn4_3:
 	TESTQ   CX, CX
-	JZ      d4_3rem
+	JZ      dn4_3rem
 	PCALIGN $0x40
 
-d4_3loop:
+dn4_3loop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VMOVUPD.Z    64(SI), K2, Z25
 	VMOVUPD.Z    128(SI), K3, Z26
@@ -2241,13 +2243,13 @@ d4_3loop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         CX
-	JNZ          d4_3loop
+	JNZ          dn4_3loop
 
-d4_3rem:
+dn4_3rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d4_3remloop:
+dn4_3remloop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VMOVUPD.Z    64(SI), K2, Z25
 	VMOVUPD.Z    128(SI), K3, Z26
@@ -2270,15 +2272,15 @@ d4_3remloop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         DX
-	JNZ          d4_3remloop
+	JNZ          dn4_3remloop
 	JMP          kdone
 
-d4_4:
+dn4_4:
 	TESTQ   CX, CX
-	JZ      d4_4rem
+	JZ      dn4_4rem
 	PCALIGN $0x40
 
-d4_4loop:
+dn4_4loop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VMOVUPD.Z    64(SI), K2, Z25
 	VMOVUPD.Z    128(SI), K3, Z26
@@ -2388,13 +2390,13 @@ d4_4loop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         CX
-	JNZ          d4_4loop
+	JNZ          dn4_4loop
 
-d4_4rem:
+dn4_4rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d4_4remloop:
+dn4_4remloop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VMOVUPD.Z    64(SI), K2, Z25
 	VMOVUPD.Z    128(SI), K3, Z26
@@ -2423,15 +2425,15 @@ d4_4remloop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         DX
-	JNZ          d4_4remloop
+	JNZ          dn4_4remloop
 	JMP          kdone
 
-d4_5:
+dn4_5:
 	TESTQ   CX, CX
-	JZ      d4_5rem
+	JZ      dn4_5rem
 	PCALIGN $0x40
 
-d4_5loop:
+dn4_5loop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VMOVUPD.Z    64(SI), K2, Z25
 	VMOVUPD.Z    128(SI), K3, Z26
@@ -2561,13 +2563,13 @@ d4_5loop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         CX
-	JNZ          d4_5loop
+	JNZ          dn4_5loop
 
-d4_5rem:
+dn4_5rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d4_5remloop:
+dn4_5remloop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VMOVUPD.Z    64(SI), K2, Z25
 	VMOVUPD.Z    128(SI), K3, Z26
@@ -2601,15 +2603,15 @@ d4_5remloop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         DX
-	JNZ          d4_5remloop
+	JNZ          dn4_5remloop
 	JMP          kdone
 
-d4_6:
+dn4_6:
 	TESTQ   CX, CX
-	JZ      d4_6rem
+	JZ      dn4_6rem
 	PCALIGN $0x40
 
-d4_6loop:
+dn4_6loop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VMOVUPD.Z    64(SI), K2, Z25
 	VMOVUPD.Z    128(SI), K3, Z26
@@ -2759,13 +2761,13 @@ d4_6loop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         CX
-	JNZ          d4_6loop
+	JNZ          dn4_6loop
 
-d4_6rem:
+dn4_6rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d4_6remloop:
+dn4_6remloop:
 	VMOVUPD.Z    (SI), K1, Z24
 	VMOVUPD.Z    64(SI), K2, Z25
 	VMOVUPD.Z    128(SI), K3, Z26
@@ -2804,7 +2806,2855 @@ d4_6remloop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         DX
-	JNZ          d4_6remloop
+	JNZ          dn4_6remloop
+	JMP          kdone
+
+dfar:
+	CMPQ    m+72(FP), $0x00000018
+	JG      df4_
+	CMPQ    m+72(FP), $0x00000010
+	JG      df3_
+	CMPQ    m+72(FP), $0x00000008
+	JG      df2_
+	CMPQ    n+80(FP), $0x00000006
+	JGE     df1_6
+	CMPQ    n+80(FP), $0x00000005
+	JE      df1_5
+	CMPQ    n+80(FP), $0x00000004
+	JE      df1_4
+	CMPQ    n+80(FP), $0x00000003
+	JE      df1_3
+	CMPQ    n+80(FP), $0x00000002
+	JE      df1_2
+	TESTQ   CX, CX
+	JZ      df1_1rem
+	PCALIGN $0x40
+
+df1_1loop:
+	VMOVUPD.Z    (SI), K1, Z24
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Z28
+	VFMADD231PD  Z24, Z28, Z0
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPD.Z    (SI), K1, Z24
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Z29
+	VFMADD231PD  Z24, Z29, Z0
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPD.Z    (SI), K1, Z24
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Z30
+	VFMADD231PD  Z24, Z30, Z0
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPD.Z    (SI), K1, Z24
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Z31
+	VFMADD231PD  Z24, Z31, Z0
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         CX
+	JNZ          df1_1loop
+
+df1_1rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df1_1remloop:
+	VMOVUPD.Z    (SI), K1, Z24
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Z28
+	VFMADD231PD  Z24, Z28, Z0
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         DX
+	JNZ          df1_1remloop
+	JMP          kdone
+
+df1_2:
+	TESTQ   CX, CX
+	JZ      df1_2rem
+	PCALIGN $0x40
+
+df1_2loop:
+	VMOVUPD.Z    (SI), K1, Z24
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Z29
+	VFMADD231PD  Z24, Z29, Z0
+	VBROADCASTSD (DI)(AX*1), Z30
+	VFMADD231PD  Z24, Z30, Z4
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPD.Z    (SI), K1, Z24
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Z31
+	VFMADD231PD  Z24, Z31, Z0
+	VBROADCASTSD (DI)(AX*1), Z28
+	VFMADD231PD  Z24, Z28, Z4
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPD.Z    (SI), K1, Z24
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Z29
+	VFMADD231PD  Z24, Z29, Z0
+	VBROADCASTSD (DI)(AX*1), Z30
+	VFMADD231PD  Z24, Z30, Z4
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPD.Z    (SI), K1, Z24
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Z31
+	VFMADD231PD  Z24, Z31, Z0
+	VBROADCASTSD (DI)(AX*1), Z28
+	VFMADD231PD  Z24, Z28, Z4
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         CX
+	JNZ          df1_2loop
+
+df1_2rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df1_2remloop:
+	VMOVUPD.Z    (SI), K1, Z24
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Z29
+	VFMADD231PD  Z24, Z29, Z0
+	VBROADCASTSD (DI)(AX*1), Z30
+	VFMADD231PD  Z24, Z30, Z4
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         DX
+	JNZ          df1_2remloop
+	JMP          kdone
+
+df1_3:
+	TESTQ   CX, CX
+	JZ      df1_3rem
+	PCALIGN $0x40
+
+df1_3loop:
+	VMOVUPD.Z    (SI), K1, Z24
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Z31
+	VFMADD231PD  Z24, Z31, Z0
+	VBROADCASTSD (DI)(AX*1), Z28
+	VFMADD231PD  Z24, Z28, Z4
+	VBROADCASTSD (DI)(AX*2), Z29
+	VFMADD231PD  Z24, Z29, Z8
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPD.Z    (SI), K1, Z24
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Z30
+	VFMADD231PD  Z24, Z30, Z0
+	VBROADCASTSD (DI)(AX*1), Z31
+	VFMADD231PD  Z24, Z31, Z4
+	VBROADCASTSD (DI)(AX*2), Z28
+	VFMADD231PD  Z24, Z28, Z8
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPD.Z    (SI), K1, Z24
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Z29
+	VFMADD231PD  Z24, Z29, Z0
+	VBROADCASTSD (DI)(AX*1), Z30
+	VFMADD231PD  Z24, Z30, Z4
+	VBROADCASTSD (DI)(AX*2), Z31
+	VFMADD231PD  Z24, Z31, Z8
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPD.Z    (SI), K1, Z24
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Z28
+	VFMADD231PD  Z24, Z28, Z0
+	VBROADCASTSD (DI)(AX*1), Z29
+	VFMADD231PD  Z24, Z29, Z4
+	VBROADCASTSD (DI)(AX*2), Z30
+	VFMADD231PD  Z24, Z30, Z8
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         CX
+	JNZ          df1_3loop
+
+df1_3rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df1_3remloop:
+	VMOVUPD.Z    (SI), K1, Z24
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Z31
+	VFMADD231PD  Z24, Z31, Z0
+	VBROADCASTSD (DI)(AX*1), Z28
+	VFMADD231PD  Z24, Z28, Z4
+	VBROADCASTSD (DI)(AX*2), Z29
+	VFMADD231PD  Z24, Z29, Z8
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         DX
+	JNZ          df1_3remloop
+	JMP          kdone
+
+df1_4:
+	TESTQ   CX, CX
+	JZ      df1_4rem
+	PCALIGN $0x40
+
+df1_4loop:
+	VMOVUPD.Z    (SI), K1, Z24
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Z30
+	VFMADD231PD  Z24, Z30, Z0
+	VBROADCASTSD (DI)(AX*1), Z31
+	VFMADD231PD  Z24, Z31, Z4
+	VBROADCASTSD (DI)(AX*2), Z28
+	VFMADD231PD  Z24, Z28, Z8
+	VBROADCASTSD (BX), Z29
+	VFMADD231PD  Z24, Z29, Z12
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPD.Z    (SI), K1, Z24
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Z30
+	VFMADD231PD  Z24, Z30, Z0
+	VBROADCASTSD (DI)(AX*1), Z31
+	VFMADD231PD  Z24, Z31, Z4
+	VBROADCASTSD (DI)(AX*2), Z28
+	VFMADD231PD  Z24, Z28, Z8
+	VBROADCASTSD (BX), Z29
+	VFMADD231PD  Z24, Z29, Z12
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPD.Z    (SI), K1, Z24
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Z30
+	VFMADD231PD  Z24, Z30, Z0
+	VBROADCASTSD (DI)(AX*1), Z31
+	VFMADD231PD  Z24, Z31, Z4
+	VBROADCASTSD (DI)(AX*2), Z28
+	VFMADD231PD  Z24, Z28, Z8
+	VBROADCASTSD (BX), Z29
+	VFMADD231PD  Z24, Z29, Z12
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPD.Z    (SI), K1, Z24
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Z30
+	VFMADD231PD  Z24, Z30, Z0
+	VBROADCASTSD (DI)(AX*1), Z31
+	VFMADD231PD  Z24, Z31, Z4
+	VBROADCASTSD (DI)(AX*2), Z28
+	VFMADD231PD  Z24, Z28, Z8
+	VBROADCASTSD (BX), Z29
+	VFMADD231PD  Z24, Z29, Z12
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          df1_4loop
+
+df1_4rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df1_4remloop:
+	VMOVUPD.Z    (SI), K1, Z24
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Z30
+	VFMADD231PD  Z24, Z30, Z0
+	VBROADCASTSD (DI)(AX*1), Z31
+	VFMADD231PD  Z24, Z31, Z4
+	VBROADCASTSD (DI)(AX*2), Z28
+	VFMADD231PD  Z24, Z28, Z8
+	VBROADCASTSD (BX), Z29
+	VFMADD231PD  Z24, Z29, Z12
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         DX
+	JNZ          df1_4remloop
+	JMP          kdone
+
+df1_5:
+	TESTQ   CX, CX
+	JZ      df1_5rem
+	PCALIGN $0x40
+
+df1_5loop:
+	VMOVUPD.Z    (SI), K1, Z24
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Z30
+	VFMADD231PD  Z24, Z30, Z0
+	VBROADCASTSD (DI)(AX*1), Z31
+	VFMADD231PD  Z24, Z31, Z4
+	VBROADCASTSD (DI)(AX*2), Z28
+	VFMADD231PD  Z24, Z28, Z8
+	VBROADCASTSD (BX), Z29
+	VFMADD231PD  Z24, Z29, Z12
+	VBROADCASTSD (BX)(AX*1), Z30
+	VFMADD231PD  Z24, Z30, Z16
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPD.Z    (SI), K1, Z24
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Z31
+	VFMADD231PD  Z24, Z31, Z0
+	VBROADCASTSD (DI)(AX*1), Z28
+	VFMADD231PD  Z24, Z28, Z4
+	VBROADCASTSD (DI)(AX*2), Z29
+	VFMADD231PD  Z24, Z29, Z8
+	VBROADCASTSD (BX), Z30
+	VFMADD231PD  Z24, Z30, Z12
+	VBROADCASTSD (BX)(AX*1), Z31
+	VFMADD231PD  Z24, Z31, Z16
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPD.Z    (SI), K1, Z24
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Z28
+	VFMADD231PD  Z24, Z28, Z0
+	VBROADCASTSD (DI)(AX*1), Z29
+	VFMADD231PD  Z24, Z29, Z4
+	VBROADCASTSD (DI)(AX*2), Z30
+	VFMADD231PD  Z24, Z30, Z8
+	VBROADCASTSD (BX), Z31
+	VFMADD231PD  Z24, Z31, Z12
+	VBROADCASTSD (BX)(AX*1), Z28
+	VFMADD231PD  Z24, Z28, Z16
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPD.Z    (SI), K1, Z24
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Z29
+	VFMADD231PD  Z24, Z29, Z0
+	VBROADCASTSD (DI)(AX*1), Z30
+	VFMADD231PD  Z24, Z30, Z4
+	VBROADCASTSD (DI)(AX*2), Z31
+	VFMADD231PD  Z24, Z31, Z8
+	VBROADCASTSD (BX), Z28
+	VFMADD231PD  Z24, Z28, Z12
+	VBROADCASTSD (BX)(AX*1), Z29
+	VFMADD231PD  Z24, Z29, Z16
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          df1_5loop
+
+df1_5rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df1_5remloop:
+	VMOVUPD.Z    (SI), K1, Z24
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Z30
+	VFMADD231PD  Z24, Z30, Z0
+	VBROADCASTSD (DI)(AX*1), Z31
+	VFMADD231PD  Z24, Z31, Z4
+	VBROADCASTSD (DI)(AX*2), Z28
+	VFMADD231PD  Z24, Z28, Z8
+	VBROADCASTSD (BX), Z29
+	VFMADD231PD  Z24, Z29, Z12
+	VBROADCASTSD (BX)(AX*1), Z30
+	VFMADD231PD  Z24, Z30, Z16
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         DX
+	JNZ          df1_5remloop
+	JMP          kdone
+
+df1_6:
+	TESTQ   CX, CX
+	JZ      df1_6rem
+	PCALIGN $0x40
+
+df1_6loop:
+	VMOVUPD.Z    (SI), K1, Z24
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Z31
+	VFMADD231PD  Z24, Z31, Z0
+	VBROADCASTSD (DI)(AX*1), Z28
+	VFMADD231PD  Z24, Z28, Z4
+	VBROADCASTSD (DI)(AX*2), Z29
+	VFMADD231PD  Z24, Z29, Z8
+	VBROADCASTSD (BX), Z30
+	VFMADD231PD  Z24, Z30, Z12
+	VBROADCASTSD (BX)(AX*1), Z31
+	VFMADD231PD  Z24, Z31, Z16
+	VBROADCASTSD (BX)(AX*2), Z28
+	VFMADD231PD  Z24, Z28, Z20
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPD.Z    (SI), K1, Z24
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Z29
+	VFMADD231PD  Z24, Z29, Z0
+	VBROADCASTSD (DI)(AX*1), Z30
+	VFMADD231PD  Z24, Z30, Z4
+	VBROADCASTSD (DI)(AX*2), Z31
+	VFMADD231PD  Z24, Z31, Z8
+	VBROADCASTSD (BX), Z28
+	VFMADD231PD  Z24, Z28, Z12
+	VBROADCASTSD (BX)(AX*1), Z29
+	VFMADD231PD  Z24, Z29, Z16
+	VBROADCASTSD (BX)(AX*2), Z30
+	VFMADD231PD  Z24, Z30, Z20
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPD.Z    (SI), K1, Z24
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Z31
+	VFMADD231PD  Z24, Z31, Z0
+	VBROADCASTSD (DI)(AX*1), Z28
+	VFMADD231PD  Z24, Z28, Z4
+	VBROADCASTSD (DI)(AX*2), Z29
+	VFMADD231PD  Z24, Z29, Z8
+	VBROADCASTSD (BX), Z30
+	VFMADD231PD  Z24, Z30, Z12
+	VBROADCASTSD (BX)(AX*1), Z31
+	VFMADD231PD  Z24, Z31, Z16
+	VBROADCASTSD (BX)(AX*2), Z28
+	VFMADD231PD  Z24, Z28, Z20
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPD.Z    (SI), K1, Z24
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Z29
+	VFMADD231PD  Z24, Z29, Z0
+	VBROADCASTSD (DI)(AX*1), Z30
+	VFMADD231PD  Z24, Z30, Z4
+	VBROADCASTSD (DI)(AX*2), Z31
+	VFMADD231PD  Z24, Z31, Z8
+	VBROADCASTSD (BX), Z28
+	VFMADD231PD  Z24, Z28, Z12
+	VBROADCASTSD (BX)(AX*1), Z29
+	VFMADD231PD  Z24, Z29, Z16
+	VBROADCASTSD (BX)(AX*2), Z30
+	VFMADD231PD  Z24, Z30, Z20
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          df1_6loop
+
+df1_6rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df1_6remloop:
+	VMOVUPD.Z    (SI), K1, Z24
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Z31
+	VFMADD231PD  Z24, Z31, Z0
+	VBROADCASTSD (DI)(AX*1), Z28
+	VFMADD231PD  Z24, Z28, Z4
+	VBROADCASTSD (DI)(AX*2), Z29
+	VFMADD231PD  Z24, Z29, Z8
+	VBROADCASTSD (BX), Z30
+	VFMADD231PD  Z24, Z30, Z12
+	VBROADCASTSD (BX)(AX*1), Z31
+	VFMADD231PD  Z24, Z31, Z16
+	VBROADCASTSD (BX)(AX*2), Z28
+	VFMADD231PD  Z24, Z28, Z20
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         DX
+	JNZ          df1_6remloop
+	JMP          kdone
+
+df2_:
+	CMPQ    n+80(FP), $0x00000006
+	JGE     df2_6
+	CMPQ    n+80(FP), $0x00000005
+	JE      df2_5
+	CMPQ    n+80(FP), $0x00000004
+	JE      df2_4
+	CMPQ    n+80(FP), $0x00000003
+	JE      df2_3
+	CMPQ    n+80(FP), $0x00000002
+	JE      df2_2
+	TESTQ   CX, CX
+	JZ      df2_1rem
+	PCALIGN $0x40
+
+df2_1loop:
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSD (DI), Z29
+	VFMADD231PD  Z24, Z29, Z0
+	VFMADD231PD  Z25, Z29, Z1
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSD (DI), Z30
+	VFMADD231PD  Z24, Z30, Z0
+	VFMADD231PD  Z25, Z30, Z1
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSD (DI), Z31
+	VFMADD231PD  Z24, Z31, Z0
+	VFMADD231PD  Z25, Z31, Z1
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSD (DI), Z28
+	VFMADD231PD  Z24, Z28, Z0
+	VFMADD231PD  Z25, Z28, Z1
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         CX
+	JNZ          df2_1loop
+
+df2_1rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df2_1remloop:
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSD (DI), Z29
+	VFMADD231PD  Z24, Z29, Z0
+	VFMADD231PD  Z25, Z29, Z1
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         DX
+	JNZ          df2_1remloop
+	JMP          kdone
+
+df2_2:
+	TESTQ   CX, CX
+	JZ      df2_2rem
+	PCALIGN $0x40
+
+df2_2loop:
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSD (DI), Z30
+	VFMADD231PD  Z24, Z30, Z0
+	VFMADD231PD  Z25, Z30, Z1
+	VBROADCASTSD (DI)(AX*1), Z31
+	VFMADD231PD  Z24, Z31, Z4
+	VFMADD231PD  Z25, Z31, Z5
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSD (DI), Z28
+	VFMADD231PD  Z24, Z28, Z0
+	VFMADD231PD  Z25, Z28, Z1
+	VBROADCASTSD (DI)(AX*1), Z29
+	VFMADD231PD  Z24, Z29, Z4
+	VFMADD231PD  Z25, Z29, Z5
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSD (DI), Z30
+	VFMADD231PD  Z24, Z30, Z0
+	VFMADD231PD  Z25, Z30, Z1
+	VBROADCASTSD (DI)(AX*1), Z31
+	VFMADD231PD  Z24, Z31, Z4
+	VFMADD231PD  Z25, Z31, Z5
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSD (DI), Z28
+	VFMADD231PD  Z24, Z28, Z0
+	VFMADD231PD  Z25, Z28, Z1
+	VBROADCASTSD (DI)(AX*1), Z29
+	VFMADD231PD  Z24, Z29, Z4
+	VFMADD231PD  Z25, Z29, Z5
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         CX
+	JNZ          df2_2loop
+
+df2_2rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df2_2remloop:
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSD (DI), Z30
+	VFMADD231PD  Z24, Z30, Z0
+	VFMADD231PD  Z25, Z30, Z1
+	VBROADCASTSD (DI)(AX*1), Z31
+	VFMADD231PD  Z24, Z31, Z4
+	VFMADD231PD  Z25, Z31, Z5
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         DX
+	JNZ          df2_2remloop
+	JMP          kdone
+
+df2_3:
+	TESTQ   CX, CX
+	JZ      df2_3rem
+	PCALIGN $0x40
+
+df2_3loop:
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSD (DI), Z28
+	VFMADD231PD  Z24, Z28, Z0
+	VFMADD231PD  Z25, Z28, Z1
+	VBROADCASTSD (DI)(AX*1), Z29
+	VFMADD231PD  Z24, Z29, Z4
+	VFMADD231PD  Z25, Z29, Z5
+	VBROADCASTSD (DI)(AX*2), Z30
+	VFMADD231PD  Z24, Z30, Z8
+	VFMADD231PD  Z25, Z30, Z9
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSD (DI), Z31
+	VFMADD231PD  Z24, Z31, Z0
+	VFMADD231PD  Z25, Z31, Z1
+	VBROADCASTSD (DI)(AX*1), Z28
+	VFMADD231PD  Z24, Z28, Z4
+	VFMADD231PD  Z25, Z28, Z5
+	VBROADCASTSD (DI)(AX*2), Z29
+	VFMADD231PD  Z24, Z29, Z8
+	VFMADD231PD  Z25, Z29, Z9
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSD (DI), Z30
+	VFMADD231PD  Z24, Z30, Z0
+	VFMADD231PD  Z25, Z30, Z1
+	VBROADCASTSD (DI)(AX*1), Z31
+	VFMADD231PD  Z24, Z31, Z4
+	VFMADD231PD  Z25, Z31, Z5
+	VBROADCASTSD (DI)(AX*2), Z28
+	VFMADD231PD  Z24, Z28, Z8
+	VFMADD231PD  Z25, Z28, Z9
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSD (DI), Z29
+	VFMADD231PD  Z24, Z29, Z0
+	VFMADD231PD  Z25, Z29, Z1
+	VBROADCASTSD (DI)(AX*1), Z30
+	VFMADD231PD  Z24, Z30, Z4
+	VFMADD231PD  Z25, Z30, Z5
+	VBROADCASTSD (DI)(AX*2), Z31
+	VFMADD231PD  Z24, Z31, Z8
+	VFMADD231PD  Z25, Z31, Z9
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         CX
+	JNZ          df2_3loop
+
+df2_3rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df2_3remloop:
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSD (DI), Z28
+	VFMADD231PD  Z24, Z28, Z0
+	VFMADD231PD  Z25, Z28, Z1
+	VBROADCASTSD (DI)(AX*1), Z29
+	VFMADD231PD  Z24, Z29, Z4
+	VFMADD231PD  Z25, Z29, Z5
+	VBROADCASTSD (DI)(AX*2), Z30
+	VFMADD231PD  Z24, Z30, Z8
+	VFMADD231PD  Z25, Z30, Z9
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         DX
+	JNZ          df2_3remloop
+	JMP          kdone
+
+df2_4:
+	TESTQ   CX, CX
+	JZ      df2_4rem
+	PCALIGN $0x40
+
+df2_4loop:
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSD (DI), Z31
+	VFMADD231PD  Z24, Z31, Z0
+	VFMADD231PD  Z25, Z31, Z1
+	VBROADCASTSD (DI)(AX*1), Z28
+	VFMADD231PD  Z24, Z28, Z4
+	VFMADD231PD  Z25, Z28, Z5
+	VBROADCASTSD (DI)(AX*2), Z29
+	VFMADD231PD  Z24, Z29, Z8
+	VFMADD231PD  Z25, Z29, Z9
+	VBROADCASTSD (BX), Z30
+	VFMADD231PD  Z24, Z30, Z12
+	VFMADD231PD  Z25, Z30, Z13
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSD (DI), Z31
+	VFMADD231PD  Z24, Z31, Z0
+	VFMADD231PD  Z25, Z31, Z1
+	VBROADCASTSD (DI)(AX*1), Z28
+	VFMADD231PD  Z24, Z28, Z4
+	VFMADD231PD  Z25, Z28, Z5
+	VBROADCASTSD (DI)(AX*2), Z29
+	VFMADD231PD  Z24, Z29, Z8
+	VFMADD231PD  Z25, Z29, Z9
+	VBROADCASTSD (BX), Z30
+	VFMADD231PD  Z24, Z30, Z12
+	VFMADD231PD  Z25, Z30, Z13
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSD (DI), Z31
+	VFMADD231PD  Z24, Z31, Z0
+	VFMADD231PD  Z25, Z31, Z1
+	VBROADCASTSD (DI)(AX*1), Z28
+	VFMADD231PD  Z24, Z28, Z4
+	VFMADD231PD  Z25, Z28, Z5
+	VBROADCASTSD (DI)(AX*2), Z29
+	VFMADD231PD  Z24, Z29, Z8
+	VFMADD231PD  Z25, Z29, Z9
+	VBROADCASTSD (BX), Z30
+	VFMADD231PD  Z24, Z30, Z12
+	VFMADD231PD  Z25, Z30, Z13
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSD (DI), Z31
+	VFMADD231PD  Z24, Z31, Z0
+	VFMADD231PD  Z25, Z31, Z1
+	VBROADCASTSD (DI)(AX*1), Z28
+	VFMADD231PD  Z24, Z28, Z4
+	VFMADD231PD  Z25, Z28, Z5
+	VBROADCASTSD (DI)(AX*2), Z29
+	VFMADD231PD  Z24, Z29, Z8
+	VFMADD231PD  Z25, Z29, Z9
+	VBROADCASTSD (BX), Z30
+	VFMADD231PD  Z24, Z30, Z12
+	VFMADD231PD  Z25, Z30, Z13
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          df2_4loop
+
+df2_4rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df2_4remloop:
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSD (DI), Z31
+	VFMADD231PD  Z24, Z31, Z0
+	VFMADD231PD  Z25, Z31, Z1
+	VBROADCASTSD (DI)(AX*1), Z28
+	VFMADD231PD  Z24, Z28, Z4
+	VFMADD231PD  Z25, Z28, Z5
+	VBROADCASTSD (DI)(AX*2), Z29
+	VFMADD231PD  Z24, Z29, Z8
+	VFMADD231PD  Z25, Z29, Z9
+	VBROADCASTSD (BX), Z30
+	VFMADD231PD  Z24, Z30, Z12
+	VFMADD231PD  Z25, Z30, Z13
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         DX
+	JNZ          df2_4remloop
+	JMP          kdone
+
+df2_5:
+	TESTQ   CX, CX
+	JZ      df2_5rem
+	PCALIGN $0x40
+
+df2_5loop:
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSD (DI), Z31
+	VFMADD231PD  Z24, Z31, Z0
+	VFMADD231PD  Z25, Z31, Z1
+	VBROADCASTSD (DI)(AX*1), Z28
+	VFMADD231PD  Z24, Z28, Z4
+	VFMADD231PD  Z25, Z28, Z5
+	VBROADCASTSD (DI)(AX*2), Z29
+	VFMADD231PD  Z24, Z29, Z8
+	VFMADD231PD  Z25, Z29, Z9
+	VBROADCASTSD (BX), Z30
+	VFMADD231PD  Z24, Z30, Z12
+	VFMADD231PD  Z25, Z30, Z13
+	VBROADCASTSD (BX)(AX*1), Z31
+	VFMADD231PD  Z24, Z31, Z16
+	VFMADD231PD  Z25, Z31, Z17
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSD (DI), Z28
+	VFMADD231PD  Z24, Z28, Z0
+	VFMADD231PD  Z25, Z28, Z1
+	VBROADCASTSD (DI)(AX*1), Z29
+	VFMADD231PD  Z24, Z29, Z4
+	VFMADD231PD  Z25, Z29, Z5
+	VBROADCASTSD (DI)(AX*2), Z30
+	VFMADD231PD  Z24, Z30, Z8
+	VFMADD231PD  Z25, Z30, Z9
+	VBROADCASTSD (BX), Z31
+	VFMADD231PD  Z24, Z31, Z12
+	VFMADD231PD  Z25, Z31, Z13
+	VBROADCASTSD (BX)(AX*1), Z28
+	VFMADD231PD  Z24, Z28, Z16
+	VFMADD231PD  Z25, Z28, Z17
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSD (DI), Z29
+	VFMADD231PD  Z24, Z29, Z0
+	VFMADD231PD  Z25, Z29, Z1
+	VBROADCASTSD (DI)(AX*1), Z30
+	VFMADD231PD  Z24, Z30, Z4
+	VFMADD231PD  Z25, Z30, Z5
+	VBROADCASTSD (DI)(AX*2), Z31
+	VFMADD231PD  Z24, Z31, Z8
+	VFMADD231PD  Z25, Z31, Z9
+	VBROADCASTSD (BX), Z28
+	VFMADD231PD  Z24, Z28, Z12
+	VFMADD231PD  Z25, Z28, Z13
+	VBROADCASTSD (BX)(AX*1), Z29
+	VFMADD231PD  Z24, Z29, Z16
+	VFMADD231PD  Z25, Z29, Z17
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSD (DI), Z30
+	VFMADD231PD  Z24, Z30, Z0
+	VFMADD231PD  Z25, Z30, Z1
+	VBROADCASTSD (DI)(AX*1), Z31
+	VFMADD231PD  Z24, Z31, Z4
+	VFMADD231PD  Z25, Z31, Z5
+	VBROADCASTSD (DI)(AX*2), Z28
+	VFMADD231PD  Z24, Z28, Z8
+	VFMADD231PD  Z25, Z28, Z9
+	VBROADCASTSD (BX), Z29
+	VFMADD231PD  Z24, Z29, Z12
+	VFMADD231PD  Z25, Z29, Z13
+	VBROADCASTSD (BX)(AX*1), Z30
+	VFMADD231PD  Z24, Z30, Z16
+	VFMADD231PD  Z25, Z30, Z17
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          df2_5loop
+
+df2_5rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df2_5remloop:
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSD (DI), Z31
+	VFMADD231PD  Z24, Z31, Z0
+	VFMADD231PD  Z25, Z31, Z1
+	VBROADCASTSD (DI)(AX*1), Z28
+	VFMADD231PD  Z24, Z28, Z4
+	VFMADD231PD  Z25, Z28, Z5
+	VBROADCASTSD (DI)(AX*2), Z29
+	VFMADD231PD  Z24, Z29, Z8
+	VFMADD231PD  Z25, Z29, Z9
+	VBROADCASTSD (BX), Z30
+	VFMADD231PD  Z24, Z30, Z12
+	VFMADD231PD  Z25, Z30, Z13
+	VBROADCASTSD (BX)(AX*1), Z31
+	VFMADD231PD  Z24, Z31, Z16
+	VFMADD231PD  Z25, Z31, Z17
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         DX
+	JNZ          df2_5remloop
+	JMP          kdone
+
+df2_6:
+	TESTQ   CX, CX
+	JZ      df2_6rem
+	PCALIGN $0x40
+
+df2_6loop:
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSD (DI), Z28
+	VFMADD231PD  Z24, Z28, Z0
+	VFMADD231PD  Z25, Z28, Z1
+	VBROADCASTSD (DI)(AX*1), Z29
+	VFMADD231PD  Z24, Z29, Z4
+	VFMADD231PD  Z25, Z29, Z5
+	VBROADCASTSD (DI)(AX*2), Z30
+	VFMADD231PD  Z24, Z30, Z8
+	VFMADD231PD  Z25, Z30, Z9
+	VBROADCASTSD (BX), Z31
+	VFMADD231PD  Z24, Z31, Z12
+	VFMADD231PD  Z25, Z31, Z13
+	VBROADCASTSD (BX)(AX*1), Z28
+	VFMADD231PD  Z24, Z28, Z16
+	VFMADD231PD  Z25, Z28, Z17
+	VBROADCASTSD (BX)(AX*2), Z29
+	VFMADD231PD  Z24, Z29, Z20
+	VFMADD231PD  Z25, Z29, Z21
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSD (DI), Z30
+	VFMADD231PD  Z24, Z30, Z0
+	VFMADD231PD  Z25, Z30, Z1
+	VBROADCASTSD (DI)(AX*1), Z31
+	VFMADD231PD  Z24, Z31, Z4
+	VFMADD231PD  Z25, Z31, Z5
+	VBROADCASTSD (DI)(AX*2), Z28
+	VFMADD231PD  Z24, Z28, Z8
+	VFMADD231PD  Z25, Z28, Z9
+	VBROADCASTSD (BX), Z29
+	VFMADD231PD  Z24, Z29, Z12
+	VFMADD231PD  Z25, Z29, Z13
+	VBROADCASTSD (BX)(AX*1), Z30
+	VFMADD231PD  Z24, Z30, Z16
+	VFMADD231PD  Z25, Z30, Z17
+	VBROADCASTSD (BX)(AX*2), Z31
+	VFMADD231PD  Z24, Z31, Z20
+	VFMADD231PD  Z25, Z31, Z21
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSD (DI), Z28
+	VFMADD231PD  Z24, Z28, Z0
+	VFMADD231PD  Z25, Z28, Z1
+	VBROADCASTSD (DI)(AX*1), Z29
+	VFMADD231PD  Z24, Z29, Z4
+	VFMADD231PD  Z25, Z29, Z5
+	VBROADCASTSD (DI)(AX*2), Z30
+	VFMADD231PD  Z24, Z30, Z8
+	VFMADD231PD  Z25, Z30, Z9
+	VBROADCASTSD (BX), Z31
+	VFMADD231PD  Z24, Z31, Z12
+	VFMADD231PD  Z25, Z31, Z13
+	VBROADCASTSD (BX)(AX*1), Z28
+	VFMADD231PD  Z24, Z28, Z16
+	VFMADD231PD  Z25, Z28, Z17
+	VBROADCASTSD (BX)(AX*2), Z29
+	VFMADD231PD  Z24, Z29, Z20
+	VFMADD231PD  Z25, Z29, Z21
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSD (DI), Z30
+	VFMADD231PD  Z24, Z30, Z0
+	VFMADD231PD  Z25, Z30, Z1
+	VBROADCASTSD (DI)(AX*1), Z31
+	VFMADD231PD  Z24, Z31, Z4
+	VFMADD231PD  Z25, Z31, Z5
+	VBROADCASTSD (DI)(AX*2), Z28
+	VFMADD231PD  Z24, Z28, Z8
+	VFMADD231PD  Z25, Z28, Z9
+	VBROADCASTSD (BX), Z29
+	VFMADD231PD  Z24, Z29, Z12
+	VFMADD231PD  Z25, Z29, Z13
+	VBROADCASTSD (BX)(AX*1), Z30
+	VFMADD231PD  Z24, Z30, Z16
+	VFMADD231PD  Z25, Z30, Z17
+	VBROADCASTSD (BX)(AX*2), Z31
+	VFMADD231PD  Z24, Z31, Z20
+	VFMADD231PD  Z25, Z31, Z21
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          df2_6loop
+
+df2_6rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df2_6remloop:
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	VBROADCASTSD (DI), Z28
+	VFMADD231PD  Z24, Z28, Z0
+	VFMADD231PD  Z25, Z28, Z1
+	VBROADCASTSD (DI)(AX*1), Z29
+	VFMADD231PD  Z24, Z29, Z4
+	VFMADD231PD  Z25, Z29, Z5
+	VBROADCASTSD (DI)(AX*2), Z30
+	VFMADD231PD  Z24, Z30, Z8
+	VFMADD231PD  Z25, Z30, Z9
+	VBROADCASTSD (BX), Z31
+	VFMADD231PD  Z24, Z31, Z12
+	VFMADD231PD  Z25, Z31, Z13
+	VBROADCASTSD (BX)(AX*1), Z28
+	VFMADD231PD  Z24, Z28, Z16
+	VFMADD231PD  Z25, Z28, Z17
+	VBROADCASTSD (BX)(AX*2), Z29
+	VFMADD231PD  Z24, Z29, Z20
+	VFMADD231PD  Z25, Z29, Z21
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         DX
+	JNZ          df2_6remloop
+	JMP          kdone
+
+df3_:
+	CMPQ    n+80(FP), $0x00000006
+	JGE     df3_6
+	CMPQ    n+80(FP), $0x00000005
+	JE      df3_5
+	CMPQ    n+80(FP), $0x00000004
+	JE      df3_4
+	CMPQ    n+80(FP), $0x00000003
+	JE      df3_3
+	CMPQ    n+80(FP), $0x00000002
+	JE      df3_2
+	TESTQ   CX, CX
+	JZ      df3_1rem
+	PCALIGN $0x40
+
+df3_1loop:
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSD (DI), Z30
+	VFMADD231PD  Z24, Z30, Z0
+	VFMADD231PD  Z25, Z30, Z1
+	VFMADD231PD  Z26, Z30, Z2
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSD (DI), Z31
+	VFMADD231PD  Z24, Z31, Z0
+	VFMADD231PD  Z25, Z31, Z1
+	VFMADD231PD  Z26, Z31, Z2
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSD (DI), Z28
+	VFMADD231PD  Z24, Z28, Z0
+	VFMADD231PD  Z25, Z28, Z1
+	VFMADD231PD  Z26, Z28, Z2
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSD (DI), Z29
+	VFMADD231PD  Z24, Z29, Z0
+	VFMADD231PD  Z25, Z29, Z1
+	VFMADD231PD  Z26, Z29, Z2
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         CX
+	JNZ          df3_1loop
+
+df3_1rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df3_1remloop:
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSD (DI), Z30
+	VFMADD231PD  Z24, Z30, Z0
+	VFMADD231PD  Z25, Z30, Z1
+	VFMADD231PD  Z26, Z30, Z2
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         DX
+	JNZ          df3_1remloop
+	JMP          kdone
+
+df3_2:
+	TESTQ   CX, CX
+	JZ      df3_2rem
+	PCALIGN $0x40
+
+df3_2loop:
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSD (DI), Z31
+	VFMADD231PD  Z24, Z31, Z0
+	VFMADD231PD  Z25, Z31, Z1
+	VFMADD231PD  Z26, Z31, Z2
+	VBROADCASTSD (DI)(AX*1), Z28
+	VFMADD231PD  Z24, Z28, Z4
+	VFMADD231PD  Z25, Z28, Z5
+	VFMADD231PD  Z26, Z28, Z6
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSD (DI), Z29
+	VFMADD231PD  Z24, Z29, Z0
+	VFMADD231PD  Z25, Z29, Z1
+	VFMADD231PD  Z26, Z29, Z2
+	VBROADCASTSD (DI)(AX*1), Z30
+	VFMADD231PD  Z24, Z30, Z4
+	VFMADD231PD  Z25, Z30, Z5
+	VFMADD231PD  Z26, Z30, Z6
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSD (DI), Z31
+	VFMADD231PD  Z24, Z31, Z0
+	VFMADD231PD  Z25, Z31, Z1
+	VFMADD231PD  Z26, Z31, Z2
+	VBROADCASTSD (DI)(AX*1), Z28
+	VFMADD231PD  Z24, Z28, Z4
+	VFMADD231PD  Z25, Z28, Z5
+	VFMADD231PD  Z26, Z28, Z6
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSD (DI), Z29
+	VFMADD231PD  Z24, Z29, Z0
+	VFMADD231PD  Z25, Z29, Z1
+	VFMADD231PD  Z26, Z29, Z2
+	VBROADCASTSD (DI)(AX*1), Z30
+	VFMADD231PD  Z24, Z30, Z4
+	VFMADD231PD  Z25, Z30, Z5
+	VFMADD231PD  Z26, Z30, Z6
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         CX
+	JNZ          df3_2loop
+
+df3_2rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df3_2remloop:
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSD (DI), Z31
+	VFMADD231PD  Z24, Z31, Z0
+	VFMADD231PD  Z25, Z31, Z1
+	VFMADD231PD  Z26, Z31, Z2
+	VBROADCASTSD (DI)(AX*1), Z28
+	VFMADD231PD  Z24, Z28, Z4
+	VFMADD231PD  Z25, Z28, Z5
+	VFMADD231PD  Z26, Z28, Z6
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         DX
+	JNZ          df3_2remloop
+	JMP          kdone
+
+df3_3:
+	TESTQ   CX, CX
+	JZ      df3_3rem
+	PCALIGN $0x40
+
+df3_3loop:
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSD (DI), Z29
+	VFMADD231PD  Z24, Z29, Z0
+	VFMADD231PD  Z25, Z29, Z1
+	VFMADD231PD  Z26, Z29, Z2
+	VBROADCASTSD (DI)(AX*1), Z30
+	VFMADD231PD  Z24, Z30, Z4
+	VFMADD231PD  Z25, Z30, Z5
+	VFMADD231PD  Z26, Z30, Z6
+	VBROADCASTSD (DI)(AX*2), Z31
+	VFMADD231PD  Z24, Z31, Z8
+	VFMADD231PD  Z25, Z31, Z9
+	VFMADD231PD  Z26, Z31, Z10
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSD (DI), Z28
+	VFMADD231PD  Z24, Z28, Z0
+	VFMADD231PD  Z25, Z28, Z1
+	VFMADD231PD  Z26, Z28, Z2
+	VBROADCASTSD (DI)(AX*1), Z29
+	VFMADD231PD  Z24, Z29, Z4
+	VFMADD231PD  Z25, Z29, Z5
+	VFMADD231PD  Z26, Z29, Z6
+	VBROADCASTSD (DI)(AX*2), Z30
+	VFMADD231PD  Z24, Z30, Z8
+	VFMADD231PD  Z25, Z30, Z9
+	VFMADD231PD  Z26, Z30, Z10
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSD (DI), Z31
+	VFMADD231PD  Z24, Z31, Z0
+	VFMADD231PD  Z25, Z31, Z1
+	VFMADD231PD  Z26, Z31, Z2
+	VBROADCASTSD (DI)(AX*1), Z28
+	VFMADD231PD  Z24, Z28, Z4
+	VFMADD231PD  Z25, Z28, Z5
+	VFMADD231PD  Z26, Z28, Z6
+	VBROADCASTSD (DI)(AX*2), Z29
+	VFMADD231PD  Z24, Z29, Z8
+	VFMADD231PD  Z25, Z29, Z9
+	VFMADD231PD  Z26, Z29, Z10
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSD (DI), Z30
+	VFMADD231PD  Z24, Z30, Z0
+	VFMADD231PD  Z25, Z30, Z1
+	VFMADD231PD  Z26, Z30, Z2
+	VBROADCASTSD (DI)(AX*1), Z31
+	VFMADD231PD  Z24, Z31, Z4
+	VFMADD231PD  Z25, Z31, Z5
+	VFMADD231PD  Z26, Z31, Z6
+	VBROADCASTSD (DI)(AX*2), Z28
+	VFMADD231PD  Z24, Z28, Z8
+	VFMADD231PD  Z25, Z28, Z9
+	VFMADD231PD  Z26, Z28, Z10
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         CX
+	JNZ          df3_3loop
+
+df3_3rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df3_3remloop:
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSD (DI), Z29
+	VFMADD231PD  Z24, Z29, Z0
+	VFMADD231PD  Z25, Z29, Z1
+	VFMADD231PD  Z26, Z29, Z2
+	VBROADCASTSD (DI)(AX*1), Z30
+	VFMADD231PD  Z24, Z30, Z4
+	VFMADD231PD  Z25, Z30, Z5
+	VFMADD231PD  Z26, Z30, Z6
+	VBROADCASTSD (DI)(AX*2), Z31
+	VFMADD231PD  Z24, Z31, Z8
+	VFMADD231PD  Z25, Z31, Z9
+	VFMADD231PD  Z26, Z31, Z10
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         DX
+	JNZ          df3_3remloop
+	JMP          kdone
+
+df3_4:
+	TESTQ   CX, CX
+	JZ      df3_4rem
+	PCALIGN $0x40
+
+df3_4loop:
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSD (DI), Z28
+	VFMADD231PD  Z24, Z28, Z0
+	VFMADD231PD  Z25, Z28, Z1
+	VFMADD231PD  Z26, Z28, Z2
+	VBROADCASTSD (DI)(AX*1), Z29
+	VFMADD231PD  Z24, Z29, Z4
+	VFMADD231PD  Z25, Z29, Z5
+	VFMADD231PD  Z26, Z29, Z6
+	VBROADCASTSD (DI)(AX*2), Z30
+	VFMADD231PD  Z24, Z30, Z8
+	VFMADD231PD  Z25, Z30, Z9
+	VFMADD231PD  Z26, Z30, Z10
+	VBROADCASTSD (BX), Z31
+	VFMADD231PD  Z24, Z31, Z12
+	VFMADD231PD  Z25, Z31, Z13
+	VFMADD231PD  Z26, Z31, Z14
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSD (DI), Z28
+	VFMADD231PD  Z24, Z28, Z0
+	VFMADD231PD  Z25, Z28, Z1
+	VFMADD231PD  Z26, Z28, Z2
+	VBROADCASTSD (DI)(AX*1), Z29
+	VFMADD231PD  Z24, Z29, Z4
+	VFMADD231PD  Z25, Z29, Z5
+	VFMADD231PD  Z26, Z29, Z6
+	VBROADCASTSD (DI)(AX*2), Z30
+	VFMADD231PD  Z24, Z30, Z8
+	VFMADD231PD  Z25, Z30, Z9
+	VFMADD231PD  Z26, Z30, Z10
+	VBROADCASTSD (BX), Z31
+	VFMADD231PD  Z24, Z31, Z12
+	VFMADD231PD  Z25, Z31, Z13
+	VFMADD231PD  Z26, Z31, Z14
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSD (DI), Z28
+	VFMADD231PD  Z24, Z28, Z0
+	VFMADD231PD  Z25, Z28, Z1
+	VFMADD231PD  Z26, Z28, Z2
+	VBROADCASTSD (DI)(AX*1), Z29
+	VFMADD231PD  Z24, Z29, Z4
+	VFMADD231PD  Z25, Z29, Z5
+	VFMADD231PD  Z26, Z29, Z6
+	VBROADCASTSD (DI)(AX*2), Z30
+	VFMADD231PD  Z24, Z30, Z8
+	VFMADD231PD  Z25, Z30, Z9
+	VFMADD231PD  Z26, Z30, Z10
+	VBROADCASTSD (BX), Z31
+	VFMADD231PD  Z24, Z31, Z12
+	VFMADD231PD  Z25, Z31, Z13
+	VFMADD231PD  Z26, Z31, Z14
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSD (DI), Z28
+	VFMADD231PD  Z24, Z28, Z0
+	VFMADD231PD  Z25, Z28, Z1
+	VFMADD231PD  Z26, Z28, Z2
+	VBROADCASTSD (DI)(AX*1), Z29
+	VFMADD231PD  Z24, Z29, Z4
+	VFMADD231PD  Z25, Z29, Z5
+	VFMADD231PD  Z26, Z29, Z6
+	VBROADCASTSD (DI)(AX*2), Z30
+	VFMADD231PD  Z24, Z30, Z8
+	VFMADD231PD  Z25, Z30, Z9
+	VFMADD231PD  Z26, Z30, Z10
+	VBROADCASTSD (BX), Z31
+	VFMADD231PD  Z24, Z31, Z12
+	VFMADD231PD  Z25, Z31, Z13
+	VFMADD231PD  Z26, Z31, Z14
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          df3_4loop
+
+df3_4rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df3_4remloop:
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSD (DI), Z28
+	VFMADD231PD  Z24, Z28, Z0
+	VFMADD231PD  Z25, Z28, Z1
+	VFMADD231PD  Z26, Z28, Z2
+	VBROADCASTSD (DI)(AX*1), Z29
+	VFMADD231PD  Z24, Z29, Z4
+	VFMADD231PD  Z25, Z29, Z5
+	VFMADD231PD  Z26, Z29, Z6
+	VBROADCASTSD (DI)(AX*2), Z30
+	VFMADD231PD  Z24, Z30, Z8
+	VFMADD231PD  Z25, Z30, Z9
+	VFMADD231PD  Z26, Z30, Z10
+	VBROADCASTSD (BX), Z31
+	VFMADD231PD  Z24, Z31, Z12
+	VFMADD231PD  Z25, Z31, Z13
+	VFMADD231PD  Z26, Z31, Z14
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         DX
+	JNZ          df3_4remloop
+	JMP          kdone
+
+df3_5:
+	TESTQ   CX, CX
+	JZ      df3_5rem
+	PCALIGN $0x40
+
+df3_5loop:
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSD (DI), Z28
+	VFMADD231PD  Z24, Z28, Z0
+	VFMADD231PD  Z25, Z28, Z1
+	VFMADD231PD  Z26, Z28, Z2
+	VBROADCASTSD (DI)(AX*1), Z29
+	VFMADD231PD  Z24, Z29, Z4
+	VFMADD231PD  Z25, Z29, Z5
+	VFMADD231PD  Z26, Z29, Z6
+	VBROADCASTSD (DI)(AX*2), Z30
+	VFMADD231PD  Z24, Z30, Z8
+	VFMADD231PD  Z25, Z30, Z9
+	VFMADD231PD  Z26, Z30, Z10
+	VBROADCASTSD (BX), Z31
+	VFMADD231PD  Z24, Z31, Z12
+	VFMADD231PD  Z25, Z31, Z13
+	VFMADD231PD  Z26, Z31, Z14
+	VBROADCASTSD (BX)(AX*1), Z28
+	VFMADD231PD  Z24, Z28, Z16
+	VFMADD231PD  Z25, Z28, Z17
+	VFMADD231PD  Z26, Z28, Z18
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSD (DI), Z29
+	VFMADD231PD  Z24, Z29, Z0
+	VFMADD231PD  Z25, Z29, Z1
+	VFMADD231PD  Z26, Z29, Z2
+	VBROADCASTSD (DI)(AX*1), Z30
+	VFMADD231PD  Z24, Z30, Z4
+	VFMADD231PD  Z25, Z30, Z5
+	VFMADD231PD  Z26, Z30, Z6
+	VBROADCASTSD (DI)(AX*2), Z31
+	VFMADD231PD  Z24, Z31, Z8
+	VFMADD231PD  Z25, Z31, Z9
+	VFMADD231PD  Z26, Z31, Z10
+	VBROADCASTSD (BX), Z28
+	VFMADD231PD  Z24, Z28, Z12
+	VFMADD231PD  Z25, Z28, Z13
+	VFMADD231PD  Z26, Z28, Z14
+	VBROADCASTSD (BX)(AX*1), Z29
+	VFMADD231PD  Z24, Z29, Z16
+	VFMADD231PD  Z25, Z29, Z17
+	VFMADD231PD  Z26, Z29, Z18
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSD (DI), Z30
+	VFMADD231PD  Z24, Z30, Z0
+	VFMADD231PD  Z25, Z30, Z1
+	VFMADD231PD  Z26, Z30, Z2
+	VBROADCASTSD (DI)(AX*1), Z31
+	VFMADD231PD  Z24, Z31, Z4
+	VFMADD231PD  Z25, Z31, Z5
+	VFMADD231PD  Z26, Z31, Z6
+	VBROADCASTSD (DI)(AX*2), Z28
+	VFMADD231PD  Z24, Z28, Z8
+	VFMADD231PD  Z25, Z28, Z9
+	VFMADD231PD  Z26, Z28, Z10
+	VBROADCASTSD (BX), Z29
+	VFMADD231PD  Z24, Z29, Z12
+	VFMADD231PD  Z25, Z29, Z13
+	VFMADD231PD  Z26, Z29, Z14
+	VBROADCASTSD (BX)(AX*1), Z30
+	VFMADD231PD  Z24, Z30, Z16
+	VFMADD231PD  Z25, Z30, Z17
+	VFMADD231PD  Z26, Z30, Z18
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSD (DI), Z31
+	VFMADD231PD  Z24, Z31, Z0
+	VFMADD231PD  Z25, Z31, Z1
+	VFMADD231PD  Z26, Z31, Z2
+	VBROADCASTSD (DI)(AX*1), Z28
+	VFMADD231PD  Z24, Z28, Z4
+	VFMADD231PD  Z25, Z28, Z5
+	VFMADD231PD  Z26, Z28, Z6
+	VBROADCASTSD (DI)(AX*2), Z29
+	VFMADD231PD  Z24, Z29, Z8
+	VFMADD231PD  Z25, Z29, Z9
+	VFMADD231PD  Z26, Z29, Z10
+	VBROADCASTSD (BX), Z30
+	VFMADD231PD  Z24, Z30, Z12
+	VFMADD231PD  Z25, Z30, Z13
+	VFMADD231PD  Z26, Z30, Z14
+	VBROADCASTSD (BX)(AX*1), Z31
+	VFMADD231PD  Z24, Z31, Z16
+	VFMADD231PD  Z25, Z31, Z17
+	VFMADD231PD  Z26, Z31, Z18
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          df3_5loop
+
+df3_5rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df3_5remloop:
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSD (DI), Z28
+	VFMADD231PD  Z24, Z28, Z0
+	VFMADD231PD  Z25, Z28, Z1
+	VFMADD231PD  Z26, Z28, Z2
+	VBROADCASTSD (DI)(AX*1), Z29
+	VFMADD231PD  Z24, Z29, Z4
+	VFMADD231PD  Z25, Z29, Z5
+	VFMADD231PD  Z26, Z29, Z6
+	VBROADCASTSD (DI)(AX*2), Z30
+	VFMADD231PD  Z24, Z30, Z8
+	VFMADD231PD  Z25, Z30, Z9
+	VFMADD231PD  Z26, Z30, Z10
+	VBROADCASTSD (BX), Z31
+	VFMADD231PD  Z24, Z31, Z12
+	VFMADD231PD  Z25, Z31, Z13
+	VFMADD231PD  Z26, Z31, Z14
+	VBROADCASTSD (BX)(AX*1), Z28
+	VFMADD231PD  Z24, Z28, Z16
+	VFMADD231PD  Z25, Z28, Z17
+	VFMADD231PD  Z26, Z28, Z18
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         DX
+	JNZ          df3_5remloop
+	JMP          kdone
+
+df3_6:
+	TESTQ   CX, CX
+	JZ      df3_6rem
+	PCALIGN $0x40
+
+df3_6loop:
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSD (DI), Z29
+	VFMADD231PD  Z24, Z29, Z0
+	VFMADD231PD  Z25, Z29, Z1
+	VFMADD231PD  Z26, Z29, Z2
+	VBROADCASTSD (DI)(AX*1), Z30
+	VFMADD231PD  Z24, Z30, Z4
+	VFMADD231PD  Z25, Z30, Z5
+	VFMADD231PD  Z26, Z30, Z6
+	VBROADCASTSD (DI)(AX*2), Z31
+	VFMADD231PD  Z24, Z31, Z8
+	VFMADD231PD  Z25, Z31, Z9
+	VFMADD231PD  Z26, Z31, Z10
+	VBROADCASTSD (BX), Z28
+	VFMADD231PD  Z24, Z28, Z12
+	VFMADD231PD  Z25, Z28, Z13
+	VFMADD231PD  Z26, Z28, Z14
+	VBROADCASTSD (BX)(AX*1), Z29
+	VFMADD231PD  Z24, Z29, Z16
+	VFMADD231PD  Z25, Z29, Z17
+	VFMADD231PD  Z26, Z29, Z18
+	VBROADCASTSD (BX)(AX*2), Z30
+	VFMADD231PD  Z24, Z30, Z20
+	VFMADD231PD  Z25, Z30, Z21
+	VFMADD231PD  Z26, Z30, Z22
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSD (DI), Z31
+	VFMADD231PD  Z24, Z31, Z0
+	VFMADD231PD  Z25, Z31, Z1
+	VFMADD231PD  Z26, Z31, Z2
+	VBROADCASTSD (DI)(AX*1), Z28
+	VFMADD231PD  Z24, Z28, Z4
+	VFMADD231PD  Z25, Z28, Z5
+	VFMADD231PD  Z26, Z28, Z6
+	VBROADCASTSD (DI)(AX*2), Z29
+	VFMADD231PD  Z24, Z29, Z8
+	VFMADD231PD  Z25, Z29, Z9
+	VFMADD231PD  Z26, Z29, Z10
+	VBROADCASTSD (BX), Z30
+	VFMADD231PD  Z24, Z30, Z12
+	VFMADD231PD  Z25, Z30, Z13
+	VFMADD231PD  Z26, Z30, Z14
+	VBROADCASTSD (BX)(AX*1), Z31
+	VFMADD231PD  Z24, Z31, Z16
+	VFMADD231PD  Z25, Z31, Z17
+	VFMADD231PD  Z26, Z31, Z18
+	VBROADCASTSD (BX)(AX*2), Z28
+	VFMADD231PD  Z24, Z28, Z20
+	VFMADD231PD  Z25, Z28, Z21
+	VFMADD231PD  Z26, Z28, Z22
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSD (DI), Z29
+	VFMADD231PD  Z24, Z29, Z0
+	VFMADD231PD  Z25, Z29, Z1
+	VFMADD231PD  Z26, Z29, Z2
+	VBROADCASTSD (DI)(AX*1), Z30
+	VFMADD231PD  Z24, Z30, Z4
+	VFMADD231PD  Z25, Z30, Z5
+	VFMADD231PD  Z26, Z30, Z6
+	VBROADCASTSD (DI)(AX*2), Z31
+	VFMADD231PD  Z24, Z31, Z8
+	VFMADD231PD  Z25, Z31, Z9
+	VFMADD231PD  Z26, Z31, Z10
+	VBROADCASTSD (BX), Z28
+	VFMADD231PD  Z24, Z28, Z12
+	VFMADD231PD  Z25, Z28, Z13
+	VFMADD231PD  Z26, Z28, Z14
+	VBROADCASTSD (BX)(AX*1), Z29
+	VFMADD231PD  Z24, Z29, Z16
+	VFMADD231PD  Z25, Z29, Z17
+	VFMADD231PD  Z26, Z29, Z18
+	VBROADCASTSD (BX)(AX*2), Z30
+	VFMADD231PD  Z24, Z30, Z20
+	VFMADD231PD  Z25, Z30, Z21
+	VFMADD231PD  Z26, Z30, Z22
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSD (DI), Z31
+	VFMADD231PD  Z24, Z31, Z0
+	VFMADD231PD  Z25, Z31, Z1
+	VFMADD231PD  Z26, Z31, Z2
+	VBROADCASTSD (DI)(AX*1), Z28
+	VFMADD231PD  Z24, Z28, Z4
+	VFMADD231PD  Z25, Z28, Z5
+	VFMADD231PD  Z26, Z28, Z6
+	VBROADCASTSD (DI)(AX*2), Z29
+	VFMADD231PD  Z24, Z29, Z8
+	VFMADD231PD  Z25, Z29, Z9
+	VFMADD231PD  Z26, Z29, Z10
+	VBROADCASTSD (BX), Z30
+	VFMADD231PD  Z24, Z30, Z12
+	VFMADD231PD  Z25, Z30, Z13
+	VFMADD231PD  Z26, Z30, Z14
+	VBROADCASTSD (BX)(AX*1), Z31
+	VFMADD231PD  Z24, Z31, Z16
+	VFMADD231PD  Z25, Z31, Z17
+	VFMADD231PD  Z26, Z31, Z18
+	VBROADCASTSD (BX)(AX*2), Z28
+	VFMADD231PD  Z24, Z28, Z20
+	VFMADD231PD  Z25, Z28, Z21
+	VFMADD231PD  Z26, Z28, Z22
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          df3_6loop
+
+df3_6rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df3_6remloop:
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	VBROADCASTSD (DI), Z29
+	VFMADD231PD  Z24, Z29, Z0
+	VFMADD231PD  Z25, Z29, Z1
+	VFMADD231PD  Z26, Z29, Z2
+	VBROADCASTSD (DI)(AX*1), Z30
+	VFMADD231PD  Z24, Z30, Z4
+	VFMADD231PD  Z25, Z30, Z5
+	VFMADD231PD  Z26, Z30, Z6
+	VBROADCASTSD (DI)(AX*2), Z31
+	VFMADD231PD  Z24, Z31, Z8
+	VFMADD231PD  Z25, Z31, Z9
+	VFMADD231PD  Z26, Z31, Z10
+	VBROADCASTSD (BX), Z28
+	VFMADD231PD  Z24, Z28, Z12
+	VFMADD231PD  Z25, Z28, Z13
+	VFMADD231PD  Z26, Z28, Z14
+	VBROADCASTSD (BX)(AX*1), Z29
+	VFMADD231PD  Z24, Z29, Z16
+	VFMADD231PD  Z25, Z29, Z17
+	VFMADD231PD  Z26, Z29, Z18
+	VBROADCASTSD (BX)(AX*2), Z30
+	VFMADD231PD  Z24, Z30, Z20
+	VFMADD231PD  Z25, Z30, Z21
+	VFMADD231PD  Z26, Z30, Z22
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         DX
+	JNZ          df3_6remloop
+	JMP          kdone
+
+df4_:
+	CMPQ    n+80(FP), $0x00000006
+	JGE     df4_6
+	CMPQ    n+80(FP), $0x00000005
+	JE      df4_5
+	CMPQ    n+80(FP), $0x00000004
+	JE      df4_4
+	CMPQ    n+80(FP), $0x00000003
+	JE      df4_3
+	CMPQ    n+80(FP), $0x00000002
+	JE      df4_2
+	TESTQ   CX, CX
+	JZ      df4_1rem
+	PCALIGN $0x40
+
+df4_1loop:
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	VMOVUPD.Z    192(SI), K4, Z27
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	PREFETCHT0   192(SI)(R11*8)
+	VBROADCASTSD (DI), Z31
+	VFMADD231PD  Z24, Z31, Z0
+	VFMADD231PD  Z25, Z31, Z1
+	VFMADD231PD  Z26, Z31, Z2
+	VFMADD231PD  Z27, Z31, Z3
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	VMOVUPD.Z    192(SI), K4, Z27
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	PREFETCHT0   192(SI)(R11*8)
+	VBROADCASTSD (DI), Z28
+	VFMADD231PD  Z24, Z28, Z0
+	VFMADD231PD  Z25, Z28, Z1
+	VFMADD231PD  Z26, Z28, Z2
+	VFMADD231PD  Z27, Z28, Z3
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	VMOVUPD.Z    192(SI), K4, Z27
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	PREFETCHT0   192(SI)(R11*8)
+	VBROADCASTSD (DI), Z29
+	VFMADD231PD  Z24, Z29, Z0
+	VFMADD231PD  Z25, Z29, Z1
+	VFMADD231PD  Z26, Z29, Z2
+	VFMADD231PD  Z27, Z29, Z3
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	VMOVUPD.Z    192(SI), K4, Z27
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	PREFETCHT0   192(SI)(R11*8)
+	VBROADCASTSD (DI), Z30
+	VFMADD231PD  Z24, Z30, Z0
+	VFMADD231PD  Z25, Z30, Z1
+	VFMADD231PD  Z26, Z30, Z2
+	VFMADD231PD  Z27, Z30, Z3
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         CX
+	JNZ          df4_1loop
+
+df4_1rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df4_1remloop:
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	VMOVUPD.Z    192(SI), K4, Z27
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	PREFETCHT0   192(SI)(R11*8)
+	VBROADCASTSD (DI), Z31
+	VFMADD231PD  Z24, Z31, Z0
+	VFMADD231PD  Z25, Z31, Z1
+	VFMADD231PD  Z26, Z31, Z2
+	VFMADD231PD  Z27, Z31, Z3
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         DX
+	JNZ          df4_1remloop
+	JMP          kdone
+
+df4_2:
+	TESTQ   CX, CX
+	JZ      df4_2rem
+	PCALIGN $0x40
+
+df4_2loop:
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	VMOVUPD.Z    192(SI), K4, Z27
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	PREFETCHT0   192(SI)(R11*8)
+	VBROADCASTSD (DI), Z28
+	VFMADD231PD  Z24, Z28, Z0
+	VFMADD231PD  Z25, Z28, Z1
+	VFMADD231PD  Z26, Z28, Z2
+	VFMADD231PD  Z27, Z28, Z3
+	VBROADCASTSD (DI)(AX*1), Z29
+	VFMADD231PD  Z24, Z29, Z4
+	VFMADD231PD  Z25, Z29, Z5
+	VFMADD231PD  Z26, Z29, Z6
+	VFMADD231PD  Z27, Z29, Z7
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	VMOVUPD.Z    192(SI), K4, Z27
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	PREFETCHT0   192(SI)(R11*8)
+	VBROADCASTSD (DI), Z30
+	VFMADD231PD  Z24, Z30, Z0
+	VFMADD231PD  Z25, Z30, Z1
+	VFMADD231PD  Z26, Z30, Z2
+	VFMADD231PD  Z27, Z30, Z3
+	VBROADCASTSD (DI)(AX*1), Z31
+	VFMADD231PD  Z24, Z31, Z4
+	VFMADD231PD  Z25, Z31, Z5
+	VFMADD231PD  Z26, Z31, Z6
+	VFMADD231PD  Z27, Z31, Z7
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	VMOVUPD.Z    192(SI), K4, Z27
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	PREFETCHT0   192(SI)(R11*8)
+	VBROADCASTSD (DI), Z28
+	VFMADD231PD  Z24, Z28, Z0
+	VFMADD231PD  Z25, Z28, Z1
+	VFMADD231PD  Z26, Z28, Z2
+	VFMADD231PD  Z27, Z28, Z3
+	VBROADCASTSD (DI)(AX*1), Z29
+	VFMADD231PD  Z24, Z29, Z4
+	VFMADD231PD  Z25, Z29, Z5
+	VFMADD231PD  Z26, Z29, Z6
+	VFMADD231PD  Z27, Z29, Z7
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	VMOVUPD.Z    192(SI), K4, Z27
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	PREFETCHT0   192(SI)(R11*8)
+	VBROADCASTSD (DI), Z30
+	VFMADD231PD  Z24, Z30, Z0
+	VFMADD231PD  Z25, Z30, Z1
+	VFMADD231PD  Z26, Z30, Z2
+	VFMADD231PD  Z27, Z30, Z3
+	VBROADCASTSD (DI)(AX*1), Z31
+	VFMADD231PD  Z24, Z31, Z4
+	VFMADD231PD  Z25, Z31, Z5
+	VFMADD231PD  Z26, Z31, Z6
+	VFMADD231PD  Z27, Z31, Z7
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         CX
+	JNZ          df4_2loop
+
+df4_2rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df4_2remloop:
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	VMOVUPD.Z    192(SI), K4, Z27
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	PREFETCHT0   192(SI)(R11*8)
+	VBROADCASTSD (DI), Z28
+	VFMADD231PD  Z24, Z28, Z0
+	VFMADD231PD  Z25, Z28, Z1
+	VFMADD231PD  Z26, Z28, Z2
+	VFMADD231PD  Z27, Z28, Z3
+	VBROADCASTSD (DI)(AX*1), Z29
+	VFMADD231PD  Z24, Z29, Z4
+	VFMADD231PD  Z25, Z29, Z5
+	VFMADD231PD  Z26, Z29, Z6
+	VFMADD231PD  Z27, Z29, Z7
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         DX
+	JNZ          df4_2remloop
+	JMP          kdone
+
+df4_3:
+	TESTQ   CX, CX
+	JZ      df4_3rem
+	PCALIGN $0x40
+
+df4_3loop:
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	VMOVUPD.Z    192(SI), K4, Z27
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	PREFETCHT0   192(SI)(R11*8)
+	VBROADCASTSD (DI), Z30
+	VFMADD231PD  Z24, Z30, Z0
+	VFMADD231PD  Z25, Z30, Z1
+	VFMADD231PD  Z26, Z30, Z2
+	VFMADD231PD  Z27, Z30, Z3
+	VBROADCASTSD (DI)(AX*1), Z31
+	VFMADD231PD  Z24, Z31, Z4
+	VFMADD231PD  Z25, Z31, Z5
+	VFMADD231PD  Z26, Z31, Z6
+	VFMADD231PD  Z27, Z31, Z7
+	VBROADCASTSD (DI)(AX*2), Z28
+	VFMADD231PD  Z24, Z28, Z8
+	VFMADD231PD  Z25, Z28, Z9
+	VFMADD231PD  Z26, Z28, Z10
+	VFMADD231PD  Z27, Z28, Z11
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	VMOVUPD.Z    192(SI), K4, Z27
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	PREFETCHT0   192(SI)(R11*8)
+	VBROADCASTSD (DI), Z29
+	VFMADD231PD  Z24, Z29, Z0
+	VFMADD231PD  Z25, Z29, Z1
+	VFMADD231PD  Z26, Z29, Z2
+	VFMADD231PD  Z27, Z29, Z3
+	VBROADCASTSD (DI)(AX*1), Z30
+	VFMADD231PD  Z24, Z30, Z4
+	VFMADD231PD  Z25, Z30, Z5
+	VFMADD231PD  Z26, Z30, Z6
+	VFMADD231PD  Z27, Z30, Z7
+	VBROADCASTSD (DI)(AX*2), Z31
+	VFMADD231PD  Z24, Z31, Z8
+	VFMADD231PD  Z25, Z31, Z9
+	VFMADD231PD  Z26, Z31, Z10
+	VFMADD231PD  Z27, Z31, Z11
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	VMOVUPD.Z    192(SI), K4, Z27
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	PREFETCHT0   192(SI)(R11*8)
+	VBROADCASTSD (DI), Z28
+	VFMADD231PD  Z24, Z28, Z0
+	VFMADD231PD  Z25, Z28, Z1
+	VFMADD231PD  Z26, Z28, Z2
+	VFMADD231PD  Z27, Z28, Z3
+	VBROADCASTSD (DI)(AX*1), Z29
+	VFMADD231PD  Z24, Z29, Z4
+	VFMADD231PD  Z25, Z29, Z5
+	VFMADD231PD  Z26, Z29, Z6
+	VFMADD231PD  Z27, Z29, Z7
+	VBROADCASTSD (DI)(AX*2), Z30
+	VFMADD231PD  Z24, Z30, Z8
+	VFMADD231PD  Z25, Z30, Z9
+	VFMADD231PD  Z26, Z30, Z10
+	VFMADD231PD  Z27, Z30, Z11
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	VMOVUPD.Z    192(SI), K4, Z27
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	PREFETCHT0   192(SI)(R11*8)
+	VBROADCASTSD (DI), Z31
+	VFMADD231PD  Z24, Z31, Z0
+	VFMADD231PD  Z25, Z31, Z1
+	VFMADD231PD  Z26, Z31, Z2
+	VFMADD231PD  Z27, Z31, Z3
+	VBROADCASTSD (DI)(AX*1), Z28
+	VFMADD231PD  Z24, Z28, Z4
+	VFMADD231PD  Z25, Z28, Z5
+	VFMADD231PD  Z26, Z28, Z6
+	VFMADD231PD  Z27, Z28, Z7
+	VBROADCASTSD (DI)(AX*2), Z29
+	VFMADD231PD  Z24, Z29, Z8
+	VFMADD231PD  Z25, Z29, Z9
+	VFMADD231PD  Z26, Z29, Z10
+	VFMADD231PD  Z27, Z29, Z11
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         CX
+	JNZ          df4_3loop
+
+df4_3rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df4_3remloop:
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	VMOVUPD.Z    192(SI), K4, Z27
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	PREFETCHT0   192(SI)(R11*8)
+	VBROADCASTSD (DI), Z30
+	VFMADD231PD  Z24, Z30, Z0
+	VFMADD231PD  Z25, Z30, Z1
+	VFMADD231PD  Z26, Z30, Z2
+	VFMADD231PD  Z27, Z30, Z3
+	VBROADCASTSD (DI)(AX*1), Z31
+	VFMADD231PD  Z24, Z31, Z4
+	VFMADD231PD  Z25, Z31, Z5
+	VFMADD231PD  Z26, Z31, Z6
+	VFMADD231PD  Z27, Z31, Z7
+	VBROADCASTSD (DI)(AX*2), Z28
+	VFMADD231PD  Z24, Z28, Z8
+	VFMADD231PD  Z25, Z28, Z9
+	VFMADD231PD  Z26, Z28, Z10
+	VFMADD231PD  Z27, Z28, Z11
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         DX
+	JNZ          df4_3remloop
+	JMP          kdone
+
+df4_4:
+	TESTQ   CX, CX
+	JZ      df4_4rem
+	PCALIGN $0x40
+
+df4_4loop:
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	VMOVUPD.Z    192(SI), K4, Z27
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	PREFETCHT0   192(SI)(R11*8)
+	VBROADCASTSD (DI), Z29
+	VFMADD231PD  Z24, Z29, Z0
+	VFMADD231PD  Z25, Z29, Z1
+	VFMADD231PD  Z26, Z29, Z2
+	VFMADD231PD  Z27, Z29, Z3
+	VBROADCASTSD (DI)(AX*1), Z30
+	VFMADD231PD  Z24, Z30, Z4
+	VFMADD231PD  Z25, Z30, Z5
+	VFMADD231PD  Z26, Z30, Z6
+	VFMADD231PD  Z27, Z30, Z7
+	VBROADCASTSD (DI)(AX*2), Z31
+	VFMADD231PD  Z24, Z31, Z8
+	VFMADD231PD  Z25, Z31, Z9
+	VFMADD231PD  Z26, Z31, Z10
+	VFMADD231PD  Z27, Z31, Z11
+	VBROADCASTSD (BX), Z28
+	VFMADD231PD  Z24, Z28, Z12
+	VFMADD231PD  Z25, Z28, Z13
+	VFMADD231PD  Z26, Z28, Z14
+	VFMADD231PD  Z27, Z28, Z15
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	VMOVUPD.Z    192(SI), K4, Z27
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	PREFETCHT0   192(SI)(R11*8)
+	VBROADCASTSD (DI), Z29
+	VFMADD231PD  Z24, Z29, Z0
+	VFMADD231PD  Z25, Z29, Z1
+	VFMADD231PD  Z26, Z29, Z2
+	VFMADD231PD  Z27, Z29, Z3
+	VBROADCASTSD (DI)(AX*1), Z30
+	VFMADD231PD  Z24, Z30, Z4
+	VFMADD231PD  Z25, Z30, Z5
+	VFMADD231PD  Z26, Z30, Z6
+	VFMADD231PD  Z27, Z30, Z7
+	VBROADCASTSD (DI)(AX*2), Z31
+	VFMADD231PD  Z24, Z31, Z8
+	VFMADD231PD  Z25, Z31, Z9
+	VFMADD231PD  Z26, Z31, Z10
+	VFMADD231PD  Z27, Z31, Z11
+	VBROADCASTSD (BX), Z28
+	VFMADD231PD  Z24, Z28, Z12
+	VFMADD231PD  Z25, Z28, Z13
+	VFMADD231PD  Z26, Z28, Z14
+	VFMADD231PD  Z27, Z28, Z15
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	VMOVUPD.Z    192(SI), K4, Z27
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	PREFETCHT0   192(SI)(R11*8)
+	VBROADCASTSD (DI), Z29
+	VFMADD231PD  Z24, Z29, Z0
+	VFMADD231PD  Z25, Z29, Z1
+	VFMADD231PD  Z26, Z29, Z2
+	VFMADD231PD  Z27, Z29, Z3
+	VBROADCASTSD (DI)(AX*1), Z30
+	VFMADD231PD  Z24, Z30, Z4
+	VFMADD231PD  Z25, Z30, Z5
+	VFMADD231PD  Z26, Z30, Z6
+	VFMADD231PD  Z27, Z30, Z7
+	VBROADCASTSD (DI)(AX*2), Z31
+	VFMADD231PD  Z24, Z31, Z8
+	VFMADD231PD  Z25, Z31, Z9
+	VFMADD231PD  Z26, Z31, Z10
+	VFMADD231PD  Z27, Z31, Z11
+	VBROADCASTSD (BX), Z28
+	VFMADD231PD  Z24, Z28, Z12
+	VFMADD231PD  Z25, Z28, Z13
+	VFMADD231PD  Z26, Z28, Z14
+	VFMADD231PD  Z27, Z28, Z15
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	VMOVUPD.Z    192(SI), K4, Z27
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	PREFETCHT0   192(SI)(R11*8)
+	VBROADCASTSD (DI), Z29
+	VFMADD231PD  Z24, Z29, Z0
+	VFMADD231PD  Z25, Z29, Z1
+	VFMADD231PD  Z26, Z29, Z2
+	VFMADD231PD  Z27, Z29, Z3
+	VBROADCASTSD (DI)(AX*1), Z30
+	VFMADD231PD  Z24, Z30, Z4
+	VFMADD231PD  Z25, Z30, Z5
+	VFMADD231PD  Z26, Z30, Z6
+	VFMADD231PD  Z27, Z30, Z7
+	VBROADCASTSD (DI)(AX*2), Z31
+	VFMADD231PD  Z24, Z31, Z8
+	VFMADD231PD  Z25, Z31, Z9
+	VFMADD231PD  Z26, Z31, Z10
+	VFMADD231PD  Z27, Z31, Z11
+	VBROADCASTSD (BX), Z28
+	VFMADD231PD  Z24, Z28, Z12
+	VFMADD231PD  Z25, Z28, Z13
+	VFMADD231PD  Z26, Z28, Z14
+	VFMADD231PD  Z27, Z28, Z15
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          df4_4loop
+
+df4_4rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df4_4remloop:
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	VMOVUPD.Z    192(SI), K4, Z27
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	PREFETCHT0   192(SI)(R11*8)
+	VBROADCASTSD (DI), Z29
+	VFMADD231PD  Z24, Z29, Z0
+	VFMADD231PD  Z25, Z29, Z1
+	VFMADD231PD  Z26, Z29, Z2
+	VFMADD231PD  Z27, Z29, Z3
+	VBROADCASTSD (DI)(AX*1), Z30
+	VFMADD231PD  Z24, Z30, Z4
+	VFMADD231PD  Z25, Z30, Z5
+	VFMADD231PD  Z26, Z30, Z6
+	VFMADD231PD  Z27, Z30, Z7
+	VBROADCASTSD (DI)(AX*2), Z31
+	VFMADD231PD  Z24, Z31, Z8
+	VFMADD231PD  Z25, Z31, Z9
+	VFMADD231PD  Z26, Z31, Z10
+	VFMADD231PD  Z27, Z31, Z11
+	VBROADCASTSD (BX), Z28
+	VFMADD231PD  Z24, Z28, Z12
+	VFMADD231PD  Z25, Z28, Z13
+	VFMADD231PD  Z26, Z28, Z14
+	VFMADD231PD  Z27, Z28, Z15
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         DX
+	JNZ          df4_4remloop
+	JMP          kdone
+
+df4_5:
+	TESTQ   CX, CX
+	JZ      df4_5rem
+	PCALIGN $0x40
+
+df4_5loop:
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	VMOVUPD.Z    192(SI), K4, Z27
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	PREFETCHT0   192(SI)(R11*8)
+	VBROADCASTSD (DI), Z29
+	VFMADD231PD  Z24, Z29, Z0
+	VFMADD231PD  Z25, Z29, Z1
+	VFMADD231PD  Z26, Z29, Z2
+	VFMADD231PD  Z27, Z29, Z3
+	VBROADCASTSD (DI)(AX*1), Z30
+	VFMADD231PD  Z24, Z30, Z4
+	VFMADD231PD  Z25, Z30, Z5
+	VFMADD231PD  Z26, Z30, Z6
+	VFMADD231PD  Z27, Z30, Z7
+	VBROADCASTSD (DI)(AX*2), Z31
+	VFMADD231PD  Z24, Z31, Z8
+	VFMADD231PD  Z25, Z31, Z9
+	VFMADD231PD  Z26, Z31, Z10
+	VFMADD231PD  Z27, Z31, Z11
+	VBROADCASTSD (BX), Z28
+	VFMADD231PD  Z24, Z28, Z12
+	VFMADD231PD  Z25, Z28, Z13
+	VFMADD231PD  Z26, Z28, Z14
+	VFMADD231PD  Z27, Z28, Z15
+	VBROADCASTSD (BX)(AX*1), Z29
+	VFMADD231PD  Z24, Z29, Z16
+	VFMADD231PD  Z25, Z29, Z17
+	VFMADD231PD  Z26, Z29, Z18
+	VFMADD231PD  Z27, Z29, Z19
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	VMOVUPD.Z    192(SI), K4, Z27
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	PREFETCHT0   192(SI)(R11*8)
+	VBROADCASTSD (DI), Z30
+	VFMADD231PD  Z24, Z30, Z0
+	VFMADD231PD  Z25, Z30, Z1
+	VFMADD231PD  Z26, Z30, Z2
+	VFMADD231PD  Z27, Z30, Z3
+	VBROADCASTSD (DI)(AX*1), Z31
+	VFMADD231PD  Z24, Z31, Z4
+	VFMADD231PD  Z25, Z31, Z5
+	VFMADD231PD  Z26, Z31, Z6
+	VFMADD231PD  Z27, Z31, Z7
+	VBROADCASTSD (DI)(AX*2), Z28
+	VFMADD231PD  Z24, Z28, Z8
+	VFMADD231PD  Z25, Z28, Z9
+	VFMADD231PD  Z26, Z28, Z10
+	VFMADD231PD  Z27, Z28, Z11
+	VBROADCASTSD (BX), Z29
+	VFMADD231PD  Z24, Z29, Z12
+	VFMADD231PD  Z25, Z29, Z13
+	VFMADD231PD  Z26, Z29, Z14
+	VFMADD231PD  Z27, Z29, Z15
+	VBROADCASTSD (BX)(AX*1), Z30
+	VFMADD231PD  Z24, Z30, Z16
+	VFMADD231PD  Z25, Z30, Z17
+	VFMADD231PD  Z26, Z30, Z18
+	VFMADD231PD  Z27, Z30, Z19
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	VMOVUPD.Z    192(SI), K4, Z27
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	PREFETCHT0   192(SI)(R11*8)
+	VBROADCASTSD (DI), Z31
+	VFMADD231PD  Z24, Z31, Z0
+	VFMADD231PD  Z25, Z31, Z1
+	VFMADD231PD  Z26, Z31, Z2
+	VFMADD231PD  Z27, Z31, Z3
+	VBROADCASTSD (DI)(AX*1), Z28
+	VFMADD231PD  Z24, Z28, Z4
+	VFMADD231PD  Z25, Z28, Z5
+	VFMADD231PD  Z26, Z28, Z6
+	VFMADD231PD  Z27, Z28, Z7
+	VBROADCASTSD (DI)(AX*2), Z29
+	VFMADD231PD  Z24, Z29, Z8
+	VFMADD231PD  Z25, Z29, Z9
+	VFMADD231PD  Z26, Z29, Z10
+	VFMADD231PD  Z27, Z29, Z11
+	VBROADCASTSD (BX), Z30
+	VFMADD231PD  Z24, Z30, Z12
+	VFMADD231PD  Z25, Z30, Z13
+	VFMADD231PD  Z26, Z30, Z14
+	VFMADD231PD  Z27, Z30, Z15
+	VBROADCASTSD (BX)(AX*1), Z31
+	VFMADD231PD  Z24, Z31, Z16
+	VFMADD231PD  Z25, Z31, Z17
+	VFMADD231PD  Z26, Z31, Z18
+	VFMADD231PD  Z27, Z31, Z19
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	VMOVUPD.Z    192(SI), K4, Z27
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	PREFETCHT0   192(SI)(R11*8)
+	VBROADCASTSD (DI), Z28
+	VFMADD231PD  Z24, Z28, Z0
+	VFMADD231PD  Z25, Z28, Z1
+	VFMADD231PD  Z26, Z28, Z2
+	VFMADD231PD  Z27, Z28, Z3
+	VBROADCASTSD (DI)(AX*1), Z29
+	VFMADD231PD  Z24, Z29, Z4
+	VFMADD231PD  Z25, Z29, Z5
+	VFMADD231PD  Z26, Z29, Z6
+	VFMADD231PD  Z27, Z29, Z7
+	VBROADCASTSD (DI)(AX*2), Z30
+	VFMADD231PD  Z24, Z30, Z8
+	VFMADD231PD  Z25, Z30, Z9
+	VFMADD231PD  Z26, Z30, Z10
+	VFMADD231PD  Z27, Z30, Z11
+	VBROADCASTSD (BX), Z31
+	VFMADD231PD  Z24, Z31, Z12
+	VFMADD231PD  Z25, Z31, Z13
+	VFMADD231PD  Z26, Z31, Z14
+	VFMADD231PD  Z27, Z31, Z15
+	VBROADCASTSD (BX)(AX*1), Z28
+	VFMADD231PD  Z24, Z28, Z16
+	VFMADD231PD  Z25, Z28, Z17
+	VFMADD231PD  Z26, Z28, Z18
+	VFMADD231PD  Z27, Z28, Z19
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          df4_5loop
+
+df4_5rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df4_5remloop:
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	VMOVUPD.Z    192(SI), K4, Z27
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	PREFETCHT0   192(SI)(R11*8)
+	VBROADCASTSD (DI), Z29
+	VFMADD231PD  Z24, Z29, Z0
+	VFMADD231PD  Z25, Z29, Z1
+	VFMADD231PD  Z26, Z29, Z2
+	VFMADD231PD  Z27, Z29, Z3
+	VBROADCASTSD (DI)(AX*1), Z30
+	VFMADD231PD  Z24, Z30, Z4
+	VFMADD231PD  Z25, Z30, Z5
+	VFMADD231PD  Z26, Z30, Z6
+	VFMADD231PD  Z27, Z30, Z7
+	VBROADCASTSD (DI)(AX*2), Z31
+	VFMADD231PD  Z24, Z31, Z8
+	VFMADD231PD  Z25, Z31, Z9
+	VFMADD231PD  Z26, Z31, Z10
+	VFMADD231PD  Z27, Z31, Z11
+	VBROADCASTSD (BX), Z28
+	VFMADD231PD  Z24, Z28, Z12
+	VFMADD231PD  Z25, Z28, Z13
+	VFMADD231PD  Z26, Z28, Z14
+	VFMADD231PD  Z27, Z28, Z15
+	VBROADCASTSD (BX)(AX*1), Z29
+	VFMADD231PD  Z24, Z29, Z16
+	VFMADD231PD  Z25, Z29, Z17
+	VFMADD231PD  Z26, Z29, Z18
+	VFMADD231PD  Z27, Z29, Z19
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         DX
+	JNZ          df4_5remloop
+	JMP          kdone
+
+df4_6:
+	TESTQ   CX, CX
+	JZ      df4_6rem
+	PCALIGN $0x40
+
+df4_6loop:
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	VMOVUPD.Z    192(SI), K4, Z27
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	PREFETCHT0   192(SI)(R11*8)
+	VBROADCASTSD (DI), Z30
+	VFMADD231PD  Z24, Z30, Z0
+	VFMADD231PD  Z25, Z30, Z1
+	VFMADD231PD  Z26, Z30, Z2
+	VFMADD231PD  Z27, Z30, Z3
+	VBROADCASTSD (DI)(AX*1), Z31
+	VFMADD231PD  Z24, Z31, Z4
+	VFMADD231PD  Z25, Z31, Z5
+	VFMADD231PD  Z26, Z31, Z6
+	VFMADD231PD  Z27, Z31, Z7
+	VBROADCASTSD (DI)(AX*2), Z28
+	VFMADD231PD  Z24, Z28, Z8
+	VFMADD231PD  Z25, Z28, Z9
+	VFMADD231PD  Z26, Z28, Z10
+	VFMADD231PD  Z27, Z28, Z11
+	VBROADCASTSD (BX), Z29
+	VFMADD231PD  Z24, Z29, Z12
+	VFMADD231PD  Z25, Z29, Z13
+	VFMADD231PD  Z26, Z29, Z14
+	VFMADD231PD  Z27, Z29, Z15
+	VBROADCASTSD (BX)(AX*1), Z30
+	VFMADD231PD  Z24, Z30, Z16
+	VFMADD231PD  Z25, Z30, Z17
+	VFMADD231PD  Z26, Z30, Z18
+	VFMADD231PD  Z27, Z30, Z19
+	VBROADCASTSD (BX)(AX*2), Z31
+	VFMADD231PD  Z24, Z31, Z20
+	VFMADD231PD  Z25, Z31, Z21
+	VFMADD231PD  Z26, Z31, Z22
+	VFMADD231PD  Z27, Z31, Z23
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	VMOVUPD.Z    192(SI), K4, Z27
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	PREFETCHT0   192(SI)(R11*8)
+	VBROADCASTSD (DI), Z28
+	VFMADD231PD  Z24, Z28, Z0
+	VFMADD231PD  Z25, Z28, Z1
+	VFMADD231PD  Z26, Z28, Z2
+	VFMADD231PD  Z27, Z28, Z3
+	VBROADCASTSD (DI)(AX*1), Z29
+	VFMADD231PD  Z24, Z29, Z4
+	VFMADD231PD  Z25, Z29, Z5
+	VFMADD231PD  Z26, Z29, Z6
+	VFMADD231PD  Z27, Z29, Z7
+	VBROADCASTSD (DI)(AX*2), Z30
+	VFMADD231PD  Z24, Z30, Z8
+	VFMADD231PD  Z25, Z30, Z9
+	VFMADD231PD  Z26, Z30, Z10
+	VFMADD231PD  Z27, Z30, Z11
+	VBROADCASTSD (BX), Z31
+	VFMADD231PD  Z24, Z31, Z12
+	VFMADD231PD  Z25, Z31, Z13
+	VFMADD231PD  Z26, Z31, Z14
+	VFMADD231PD  Z27, Z31, Z15
+	VBROADCASTSD (BX)(AX*1), Z28
+	VFMADD231PD  Z24, Z28, Z16
+	VFMADD231PD  Z25, Z28, Z17
+	VFMADD231PD  Z26, Z28, Z18
+	VFMADD231PD  Z27, Z28, Z19
+	VBROADCASTSD (BX)(AX*2), Z29
+	VFMADD231PD  Z24, Z29, Z20
+	VFMADD231PD  Z25, Z29, Z21
+	VFMADD231PD  Z26, Z29, Z22
+	VFMADD231PD  Z27, Z29, Z23
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	VMOVUPD.Z    192(SI), K4, Z27
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	PREFETCHT0   192(SI)(R11*8)
+	VBROADCASTSD (DI), Z30
+	VFMADD231PD  Z24, Z30, Z0
+	VFMADD231PD  Z25, Z30, Z1
+	VFMADD231PD  Z26, Z30, Z2
+	VFMADD231PD  Z27, Z30, Z3
+	VBROADCASTSD (DI)(AX*1), Z31
+	VFMADD231PD  Z24, Z31, Z4
+	VFMADD231PD  Z25, Z31, Z5
+	VFMADD231PD  Z26, Z31, Z6
+	VFMADD231PD  Z27, Z31, Z7
+	VBROADCASTSD (DI)(AX*2), Z28
+	VFMADD231PD  Z24, Z28, Z8
+	VFMADD231PD  Z25, Z28, Z9
+	VFMADD231PD  Z26, Z28, Z10
+	VFMADD231PD  Z27, Z28, Z11
+	VBROADCASTSD (BX), Z29
+	VFMADD231PD  Z24, Z29, Z12
+	VFMADD231PD  Z25, Z29, Z13
+	VFMADD231PD  Z26, Z29, Z14
+	VFMADD231PD  Z27, Z29, Z15
+	VBROADCASTSD (BX)(AX*1), Z30
+	VFMADD231PD  Z24, Z30, Z16
+	VFMADD231PD  Z25, Z30, Z17
+	VFMADD231PD  Z26, Z30, Z18
+	VFMADD231PD  Z27, Z30, Z19
+	VBROADCASTSD (BX)(AX*2), Z31
+	VFMADD231PD  Z24, Z31, Z20
+	VFMADD231PD  Z25, Z31, Z21
+	VFMADD231PD  Z26, Z31, Z22
+	VFMADD231PD  Z27, Z31, Z23
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	VMOVUPD.Z    192(SI), K4, Z27
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	PREFETCHT0   192(SI)(R11*8)
+	VBROADCASTSD (DI), Z28
+	VFMADD231PD  Z24, Z28, Z0
+	VFMADD231PD  Z25, Z28, Z1
+	VFMADD231PD  Z26, Z28, Z2
+	VFMADD231PD  Z27, Z28, Z3
+	VBROADCASTSD (DI)(AX*1), Z29
+	VFMADD231PD  Z24, Z29, Z4
+	VFMADD231PD  Z25, Z29, Z5
+	VFMADD231PD  Z26, Z29, Z6
+	VFMADD231PD  Z27, Z29, Z7
+	VBROADCASTSD (DI)(AX*2), Z30
+	VFMADD231PD  Z24, Z30, Z8
+	VFMADD231PD  Z25, Z30, Z9
+	VFMADD231PD  Z26, Z30, Z10
+	VFMADD231PD  Z27, Z30, Z11
+	VBROADCASTSD (BX), Z31
+	VFMADD231PD  Z24, Z31, Z12
+	VFMADD231PD  Z25, Z31, Z13
+	VFMADD231PD  Z26, Z31, Z14
+	VFMADD231PD  Z27, Z31, Z15
+	VBROADCASTSD (BX)(AX*1), Z28
+	VFMADD231PD  Z24, Z28, Z16
+	VFMADD231PD  Z25, Z28, Z17
+	VFMADD231PD  Z26, Z28, Z18
+	VFMADD231PD  Z27, Z28, Z19
+	VBROADCASTSD (BX)(AX*2), Z29
+	VFMADD231PD  Z24, Z29, Z20
+	VFMADD231PD  Z25, Z29, Z21
+	VFMADD231PD  Z26, Z29, Z22
+	VFMADD231PD  Z27, Z29, Z23
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          df4_6loop
+
+df4_6rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df4_6remloop:
+	VMOVUPD.Z    (SI), K1, Z24
+	VMOVUPD.Z    64(SI), K2, Z25
+	VMOVUPD.Z    128(SI), K3, Z26
+	VMOVUPD.Z    192(SI), K4, Z27
+	PREFETCHT0   (SI)(R11*8)
+	PREFETCHT0   64(SI)(R11*8)
+	PREFETCHT0   128(SI)(R11*8)
+	PREFETCHT0   192(SI)(R11*8)
+	VBROADCASTSD (DI), Z30
+	VFMADD231PD  Z24, Z30, Z0
+	VFMADD231PD  Z25, Z30, Z1
+	VFMADD231PD  Z26, Z30, Z2
+	VFMADD231PD  Z27, Z30, Z3
+	VBROADCASTSD (DI)(AX*1), Z31
+	VFMADD231PD  Z24, Z31, Z4
+	VFMADD231PD  Z25, Z31, Z5
+	VFMADD231PD  Z26, Z31, Z6
+	VFMADD231PD  Z27, Z31, Z7
+	VBROADCASTSD (DI)(AX*2), Z28
+	VFMADD231PD  Z24, Z28, Z8
+	VFMADD231PD  Z25, Z28, Z9
+	VFMADD231PD  Z26, Z28, Z10
+	VFMADD231PD  Z27, Z28, Z11
+	VBROADCASTSD (BX), Z29
+	VFMADD231PD  Z24, Z29, Z12
+	VFMADD231PD  Z25, Z29, Z13
+	VFMADD231PD  Z26, Z29, Z14
+	VFMADD231PD  Z27, Z29, Z15
+	VBROADCASTSD (BX)(AX*1), Z30
+	VFMADD231PD  Z24, Z30, Z16
+	VFMADD231PD  Z25, Z30, Z17
+	VFMADD231PD  Z26, Z30, Z18
+	VFMADD231PD  Z27, Z30, Z19
+	VBROADCASTSD (BX)(AX*2), Z31
+	VFMADD231PD  Z24, Z31, Z20
+	VFMADD231PD  Z25, Z31, Z21
+	VFMADD231PD  Z26, Z31, Z22
+	VFMADD231PD  Z27, Z31, Z23
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         DX
+	JNZ          df4_6remloop
 
 kdone:
 	TESTQ   R13, R13

@@ -193,23 +193,25 @@ kloop:
 	MOVQ    DX, CX
 	SHRQ    $0x02, CX
 	ANDQ    $0x00000003, DX
+	CMPQ    R11, $0x00001000
+	JAE     kfar
 	CMPQ    m+72(FP), $0x00000008
-	JL      masked
+	JL      knmasked
 	CMPQ    n+80(FP), $0x00000006
-	JGE     d6
+	JGE     knd6
 	CMPQ    n+80(FP), $0x00000005
-	JE      d5
+	JE      knd5
 	CMPQ    n+80(FP), $0x00000004
-	JE      d4
+	JE      knd4
 	CMPQ    n+80(FP), $0x00000003
-	JE      d3
+	JE      knd3
 	CMPQ    n+80(FP), $0x00000002
-	JE      d2
+	JE      knd2
 	TESTQ   CX, CX
-	JZ      d1rem
+	JZ      knd1rem
 	PCALIGN $0x40
 
-d1loop:
+knd1loop:
 	VMOVUPD      (SI), Y12
 	VMOVUPD      32(SI), Y13
 	VBROADCASTSD (DI), Y14
@@ -239,13 +241,13 @@ d1loop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         CX
-	JNZ          d1loop
+	JNZ          knd1loop
 
-d1rem:
+knd1rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d1remloop:
+knd1remloop:
 	VMOVUPD      (SI), Y12
 	VMOVUPD      32(SI), Y13
 	VBROADCASTSD (DI), Y14
@@ -254,15 +256,15 @@ d1remloop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         DX
-	JNZ          d1remloop
+	JNZ          knd1remloop
 	JMP          kdone
 
-d2:
+knd2:
 	TESTQ   CX, CX
-	JZ      d2rem
+	JZ      knd2rem
 	PCALIGN $0x40
 
-d2loop:
+knd2loop:
 	VMOVUPD      (SI), Y12
 	VMOVUPD      32(SI), Y13
 	VBROADCASTSD (DI), Y15
@@ -304,13 +306,13 @@ d2loop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         CX
-	JNZ          d2loop
+	JNZ          knd2loop
 
-d2rem:
+knd2rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d2remloop:
+knd2remloop:
 	VMOVUPD      (SI), Y12
 	VMOVUPD      32(SI), Y13
 	VBROADCASTSD (DI), Y15
@@ -322,15 +324,15 @@ d2remloop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         DX
-	JNZ          d2remloop
+	JNZ          knd2remloop
 	JMP          kdone
 
-d3:
+knd3:
 	TESTQ   CX, CX
-	JZ      d3rem
+	JZ      knd3rem
 	PCALIGN $0x40
 
-d3loop:
+knd3loop:
 	VMOVUPD      (SI), Y12
 	VMOVUPD      32(SI), Y13
 	VBROADCASTSD (DI), Y15
@@ -384,13 +386,13 @@ d3loop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         CX
-	JNZ          d3loop
+	JNZ          knd3loop
 
-d3rem:
+knd3rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d3remloop:
+knd3remloop:
 	VMOVUPD      (SI), Y12
 	VMOVUPD      32(SI), Y13
 	VBROADCASTSD (DI), Y15
@@ -405,15 +407,15 @@ d3remloop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         DX
-	JNZ          d3remloop
+	JNZ          knd3remloop
 	JMP          kdone
 
-d4:
+knd4:
 	TESTQ   CX, CX
-	JZ      d4rem
+	JZ      knd4rem
 	PCALIGN $0x40
 
-d4loop:
+knd4loop:
 	VMOVUPD      (SI), Y12
 	VMOVUPD      32(SI), Y13
 	VBROADCASTSD (DI), Y14
@@ -483,13 +485,13 @@ d4loop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         CX
-	JNZ          d4loop
+	JNZ          knd4loop
 
-d4rem:
+knd4rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d4remloop:
+knd4remloop:
 	VMOVUPD      (SI), Y12
 	VMOVUPD      32(SI), Y13
 	VBROADCASTSD (DI), Y14
@@ -508,15 +510,15 @@ d4remloop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         DX
-	JNZ          d4remloop
+	JNZ          knd4remloop
 	JMP          kdone
 
-d5:
+knd5:
 	TESTQ   CX, CX
-	JZ      d5rem
+	JZ      knd5rem
 	PCALIGN $0x40
 
-d5loop:
+knd5loop:
 	VMOVUPD      (SI), Y12
 	VMOVUPD      32(SI), Y13
 	VBROADCASTSD (DI), Y14
@@ -598,13 +600,13 @@ d5loop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         CX
-	JNZ          d5loop
+	JNZ          knd5loop
 
-d5rem:
+knd5rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d5remloop:
+knd5remloop:
 	VMOVUPD      (SI), Y12
 	VMOVUPD      32(SI), Y13
 	VBROADCASTSD (DI), Y14
@@ -626,15 +628,15 @@ d5remloop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         DX
-	JNZ          d5remloop
+	JNZ          knd5remloop
 	JMP          kdone
 
-d6:
+knd6:
 	TESTQ   CX, CX
-	JZ      d6rem
+	JZ      knd6rem
 	PCALIGN $0x40
 
-d6loop:
+knd6loop:
 	VMOVUPD      (SI), Y12
 	VMOVUPD      32(SI), Y13
 	VBROADCASTSD (DI), Y15
@@ -728,13 +730,13 @@ d6loop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         CX
-	JNZ          d6loop
+	JNZ          knd6loop
 
-d6rem:
+knd6rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-d6remloop:
+knd6remloop:
 	VMOVUPD      (SI), Y12
 	VMOVUPD      32(SI), Y13
 	VBROADCASTSD (DI), Y15
@@ -759,27 +761,27 @@ d6remloop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         DX
-	JNZ          d6remloop
+	JNZ          knd6remloop
 	JMP          kdone
 
-masked:
+knmasked:
 	CMPQ    m+72(FP), $0x00000004
-	JG      m2_
+	JG      knm2_
 	CMPQ    n+80(FP), $0x00000006
-	JGE     m1_6
+	JGE     knm1_6
 	CMPQ    n+80(FP), $0x00000005
-	JE      m1_5
+	JE      knm1_5
 	CMPQ    n+80(FP), $0x00000004
-	JE      m1_4
+	JE      knm1_4
 	CMPQ    n+80(FP), $0x00000003
-	JE      m1_3
+	JE      knm1_3
 	CMPQ    n+80(FP), $0x00000002
-	JE      m1_2
+	JE      knm1_2
 	TESTQ   CX, CX
-	JZ      m1_1rem
+	JZ      knm1_1rem
 	PCALIGN $0x40
 
-m1_1loop:
+knm1_1loop:
 	VMOVDQU      (SP), Y12
 	VMASKMOVPD   (SI), Y12, Y12
 	VBROADCASTSD (DI), Y15
@@ -805,13 +807,13 @@ m1_1loop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         CX
-	JNZ          m1_1loop
+	JNZ          knm1_1loop
 
-m1_1rem:
+knm1_1rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-m1_1remloop:
+knm1_1remloop:
 	VMOVDQU      (SP), Y12
 	VMASKMOVPD   (SI), Y12, Y12
 	VBROADCASTSD (DI), Y15
@@ -819,15 +821,15 @@ m1_1remloop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         DX
-	JNZ          m1_1remloop
+	JNZ          knm1_1remloop
 	JMP          kdone
 
-m1_2:
+knm1_2:
 	TESTQ   CX, CX
-	JZ      m1_2rem
+	JZ      knm1_2rem
 	PCALIGN $0x40
 
-m1_2loop:
+knm1_2loop:
 	VMOVDQU      (SP), Y12
 	VMASKMOVPD   (SI), Y12, Y12
 	VBROADCASTSD (DI), Y14
@@ -861,13 +863,13 @@ m1_2loop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         CX
-	JNZ          m1_2loop
+	JNZ          knm1_2loop
 
-m1_2rem:
+knm1_2rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-m1_2remloop:
+knm1_2remloop:
 	VMOVDQU      (SP), Y12
 	VMASKMOVPD   (SI), Y12, Y12
 	VBROADCASTSD (DI), Y14
@@ -877,15 +879,15 @@ m1_2remloop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         DX
-	JNZ          m1_2remloop
+	JNZ          knm1_2remloop
 	JMP          kdone
 
-m1_3:
+knm1_3:
 	TESTQ   CX, CX
-	JZ      m1_3rem
+	JZ      knm1_3rem
 	PCALIGN $0x40
 
-m1_3loop:
+knm1_3loop:
 	VMOVDQU      (SP), Y12
 	VMASKMOVPD   (SI), Y12, Y12
 	VBROADCASTSD (DI), Y14
@@ -927,13 +929,13 @@ m1_3loop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         CX
-	JNZ          m1_3loop
+	JNZ          knm1_3loop
 
-m1_3rem:
+knm1_3rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-m1_3remloop:
+knm1_3remloop:
 	VMOVDQU      (SP), Y12
 	VMASKMOVPD   (SI), Y12, Y12
 	VBROADCASTSD (DI), Y14
@@ -945,15 +947,15 @@ m1_3remloop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         DX
-	JNZ          m1_3remloop
+	JNZ          knm1_3remloop
 	JMP          kdone
 
-m1_4:
+knm1_4:
 	TESTQ   CX, CX
-	JZ      m1_4rem
+	JZ      knm1_4rem
 	PCALIGN $0x40
 
-m1_4loop:
+knm1_4loop:
 	VMOVDQU      (SP), Y12
 	VMASKMOVPD   (SI), Y12, Y12
 	VBROADCASTSD (DI), Y15
@@ -1007,13 +1009,13 @@ m1_4loop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         CX
-	JNZ          m1_4loop
+	JNZ          knm1_4loop
 
-m1_4rem:
+knm1_4rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-m1_4remloop:
+knm1_4remloop:
 	VMOVDQU      (SP), Y12
 	VMASKMOVPD   (SI), Y12, Y12
 	VBROADCASTSD (DI), Y15
@@ -1028,15 +1030,15 @@ m1_4remloop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         DX
-	JNZ          m1_4remloop
+	JNZ          knm1_4remloop
 	JMP          kdone
 
-m1_5:
+knm1_5:
 	TESTQ   CX, CX
-	JZ      m1_5rem
+	JZ      knm1_5rem
 	PCALIGN $0x40
 
-m1_5loop:
+knm1_5loop:
 	VMOVDQU      (SP), Y12
 	VMASKMOVPD   (SI), Y12, Y12
 	VBROADCASTSD (DI), Y15
@@ -1098,13 +1100,13 @@ m1_5loop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         CX
-	JNZ          m1_5loop
+	JNZ          knm1_5loop
 
-m1_5rem:
+knm1_5rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-m1_5remloop:
+knm1_5remloop:
 	VMOVDQU      (SP), Y12
 	VMASKMOVPD   (SI), Y12, Y12
 	VBROADCASTSD (DI), Y15
@@ -1121,15 +1123,15 @@ m1_5remloop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         DX
-	JNZ          m1_5remloop
+	JNZ          knm1_5remloop
 	JMP          kdone
 
-m1_6:
+knm1_6:
 	TESTQ   CX, CX
-	JZ      m1_6rem
+	JZ      knm1_6rem
 	PCALIGN $0x40
 
-m1_6loop:
+knm1_6loop:
 	VMOVDQU      (SP), Y12
 	VMASKMOVPD   (SI), Y12, Y12
 	VBROADCASTSD (DI), Y14
@@ -1199,13 +1201,13 @@ m1_6loop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         CX
-	JNZ          m1_6loop
+	JNZ          knm1_6loop
 
-m1_6rem:
+knm1_6rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-m1_6remloop:
+knm1_6remloop:
 	VMOVDQU      (SP), Y12
 	VMASKMOVPD   (SI), Y12, Y12
 	VBROADCASTSD (DI), Y14
@@ -1224,25 +1226,25 @@ m1_6remloop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         DX
-	JNZ          m1_6remloop
+	JNZ          knm1_6remloop
 	JMP          kdone
 
-m2_:
+knm2_:
 	CMPQ    n+80(FP), $0x00000006
-	JGE     m2_6
+	JGE     knm2_6
 	CMPQ    n+80(FP), $0x00000005
-	JE      m2_5
+	JE      knm2_5
 	CMPQ    n+80(FP), $0x00000004
-	JE      m2_4
+	JE      knm2_4
 	CMPQ    n+80(FP), $0x00000003
-	JE      m2_3
+	JE      knm2_3
 	CMPQ    n+80(FP), $0x00000002
-	JE      m2_2
+	JE      knm2_2
 	TESTQ   CX, CX
-	JZ      m2_1rem
+	JZ      knm2_1rem
 	PCALIGN $0x40
 
-m2_1loop:
+knm2_1loop:
 	VMOVDQU      (SP), Y12
 	VMASKMOVPD   (SI), Y12, Y12
 	VMOVDQU      32(SP), Y13
@@ -1280,13 +1282,13 @@ m2_1loop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         CX
-	JNZ          m2_1loop
+	JNZ          knm2_1loop
 
-m2_1rem:
+knm2_1rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-m2_1remloop:
+knm2_1remloop:
 	VMOVDQU      (SP), Y12
 	VMASKMOVPD   (SI), Y12, Y12
 	VMOVDQU      32(SP), Y13
@@ -1297,15 +1299,15 @@ m2_1remloop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         DX
-	JNZ          m2_1remloop
+	JNZ          knm2_1remloop
 	JMP          kdone
 
-m2_2:
+knm2_2:
 	TESTQ   CX, CX
-	JZ      m2_2rem
+	JZ      knm2_2rem
 	PCALIGN $0x40
 
-m2_2loop:
+knm2_2loop:
 	VMOVDQU      (SP), Y12
 	VMASKMOVPD   (SI), Y12, Y12
 	VMOVDQU      32(SP), Y13
@@ -1355,13 +1357,13 @@ m2_2loop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         CX
-	JNZ          m2_2loop
+	JNZ          knm2_2loop
 
-m2_2rem:
+knm2_2rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-m2_2remloop:
+knm2_2remloop:
 	VMOVDQU      (SP), Y12
 	VMASKMOVPD   (SI), Y12, Y12
 	VMOVDQU      32(SP), Y13
@@ -1375,15 +1377,15 @@ m2_2remloop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         DX
-	JNZ          m2_2remloop
+	JNZ          knm2_2remloop
 	JMP          kdone
 
-m2_3:
+knm2_3:
 	TESTQ   CX, CX
-	JZ      m2_3rem
+	JZ      knm2_3rem
 	PCALIGN $0x40
 
-m2_3loop:
+knm2_3loop:
 	VMOVDQU      (SP), Y12
 	VMASKMOVPD   (SI), Y12, Y12
 	VMOVDQU      32(SP), Y13
@@ -1445,13 +1447,13 @@ m2_3loop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         CX
-	JNZ          m2_3loop
+	JNZ          knm2_3loop
 
-m2_3rem:
+knm2_3rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-m2_3remloop:
+knm2_3remloop:
 	VMOVDQU      (SP), Y12
 	VMASKMOVPD   (SI), Y12, Y12
 	VMOVDQU      32(SP), Y13
@@ -1468,15 +1470,15 @@ m2_3remloop:
 	ADDQ         R11, SI
 	ADDQ         R12, DI
 	DECQ         DX
-	JNZ          m2_3remloop
+	JNZ          knm2_3remloop
 	JMP          kdone
 
-m2_4:
+knm2_4:
 	TESTQ   CX, CX
-	JZ      m2_4rem
+	JZ      knm2_4rem
 	PCALIGN $0x40
 
-m2_4loop:
+knm2_4loop:
 	VMOVDQU      (SP), Y12
 	VMASKMOVPD   (SI), Y12, Y12
 	VMOVDQU      32(SP), Y13
@@ -1554,13 +1556,13 @@ m2_4loop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         CX
-	JNZ          m2_4loop
+	JNZ          knm2_4loop
 
-m2_4rem:
+knm2_4rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-m2_4remloop:
+knm2_4remloop:
 	VMOVDQU      (SP), Y12
 	VMASKMOVPD   (SI), Y12, Y12
 	VMOVDQU      32(SP), Y13
@@ -1581,15 +1583,15 @@ m2_4remloop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         DX
-	JNZ          m2_4remloop
+	JNZ          knm2_4remloop
 	JMP          kdone
 
-m2_5:
+knm2_5:
 	TESTQ   CX, CX
-	JZ      m2_5rem
+	JZ      knm2_5rem
 	PCALIGN $0x40
 
-m2_5loop:
+knm2_5loop:
 	VMOVDQU      (SP), Y12
 	VMASKMOVPD   (SI), Y12, Y12
 	VMOVDQU      32(SP), Y13
@@ -1679,13 +1681,13 @@ m2_5loop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         CX
-	JNZ          m2_5loop
+	JNZ          knm2_5loop
 
-m2_5rem:
+knm2_5rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-m2_5remloop:
+knm2_5remloop:
 	VMOVDQU      (SP), Y12
 	VMASKMOVPD   (SI), Y12, Y12
 	VMOVDQU      32(SP), Y13
@@ -1709,15 +1711,15 @@ m2_5remloop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         DX
-	JNZ          m2_5remloop
+	JNZ          knm2_5remloop
 	JMP          kdone
 
-m2_6:
+knm2_6:
 	TESTQ   CX, CX
-	JZ      m2_6rem
+	JZ      knm2_6rem
 	PCALIGN $0x40
 
-m2_6loop:
+knm2_6loop:
 	VMOVDQU      (SP), Y12
 	VMASKMOVPD   (SI), Y12, Y12
 	VMOVDQU      32(SP), Y13
@@ -1819,13 +1821,13 @@ m2_6loop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         CX
-	JNZ          m2_6loop
+	JNZ          knm2_6loop
 
-m2_6rem:
+knm2_6rem:
 	TESTQ DX, DX
 	JZ    kdone
 
-m2_6remloop:
+knm2_6remloop:
 	VMOVDQU      (SP), Y12
 	VMASKMOVPD   (SI), Y12, Y12
 	VMOVDQU      32(SP), Y13
@@ -1852,7 +1854,1760 @@ m2_6remloop:
 	ADDQ         R12, DI
 	ADDQ         R12, BX
 	DECQ         DX
-	JNZ          m2_6remloop
+	JNZ          knm2_6remloop
+	JMP          kdone
+
+kfar:
+	CMPQ    m+72(FP), $0x00000008
+	JL      kfmasked
+	CMPQ    n+80(FP), $0x00000006
+	JGE     kfd6
+	CMPQ    n+80(FP), $0x00000005
+	JE      kfd5
+	CMPQ    n+80(FP), $0x00000004
+	JE      kfd4
+	CMPQ    n+80(FP), $0x00000003
+	JE      kfd3
+	CMPQ    n+80(FP), $0x00000002
+	JE      kfd2
+	TESTQ   CX, CX
+	JZ      kfd1rem
+	PCALIGN $0x40
+
+kfd1loop:
+	VMOVUPD      (SI), Y12
+	VMOVUPD      32(SI), Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y15
+	VFMADD231PD  Y12, Y15, Y0
+	VFMADD231PD  Y13, Y15, Y1
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPD      (SI), Y12
+	VMOVUPD      32(SI), Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VFMADD231PD  Y13, Y14, Y1
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPD      (SI), Y12
+	VMOVUPD      32(SI), Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y15
+	VFMADD231PD  Y12, Y15, Y0
+	VFMADD231PD  Y13, Y15, Y1
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPD      (SI), Y12
+	VMOVUPD      32(SI), Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VFMADD231PD  Y13, Y14, Y1
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         CX
+	JNZ          kfd1loop
+
+kfd1rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+kfd1remloop:
+	VMOVUPD      (SI), Y12
+	VMOVUPD      32(SI), Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y15
+	VFMADD231PD  Y12, Y15, Y0
+	VFMADD231PD  Y13, Y15, Y1
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         DX
+	JNZ          kfd1remloop
+	JMP          kdone
+
+kfd2:
+	TESTQ   CX, CX
+	JZ      kfd2rem
+	PCALIGN $0x40
+
+kfd2loop:
+	VMOVUPD      (SI), Y12
+	VMOVUPD      32(SI), Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VFMADD231PD  Y13, Y14, Y1
+	VBROADCASTSD (DI)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y2
+	VFMADD231PD  Y13, Y15, Y3
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPD      (SI), Y12
+	VMOVUPD      32(SI), Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VFMADD231PD  Y13, Y14, Y1
+	VBROADCASTSD (DI)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y2
+	VFMADD231PD  Y13, Y15, Y3
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPD      (SI), Y12
+	VMOVUPD      32(SI), Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VFMADD231PD  Y13, Y14, Y1
+	VBROADCASTSD (DI)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y2
+	VFMADD231PD  Y13, Y15, Y3
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPD      (SI), Y12
+	VMOVUPD      32(SI), Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VFMADD231PD  Y13, Y14, Y1
+	VBROADCASTSD (DI)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y2
+	VFMADD231PD  Y13, Y15, Y3
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         CX
+	JNZ          kfd2loop
+
+kfd2rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+kfd2remloop:
+	VMOVUPD      (SI), Y12
+	VMOVUPD      32(SI), Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VFMADD231PD  Y13, Y14, Y1
+	VBROADCASTSD (DI)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y2
+	VFMADD231PD  Y13, Y15, Y3
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         DX
+	JNZ          kfd2remloop
+	JMP          kdone
+
+kfd3:
+	TESTQ   CX, CX
+	JZ      kfd3rem
+	PCALIGN $0x40
+
+kfd3loop:
+	VMOVUPD      (SI), Y12
+	VMOVUPD      32(SI), Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VFMADD231PD  Y13, Y14, Y1
+	VBROADCASTSD (DI)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y2
+	VFMADD231PD  Y13, Y15, Y3
+	VBROADCASTSD (DI)(AX*2), Y14
+	VFMADD231PD  Y12, Y14, Y4
+	VFMADD231PD  Y13, Y14, Y5
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPD      (SI), Y12
+	VMOVUPD      32(SI), Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y15
+	VFMADD231PD  Y12, Y15, Y0
+	VFMADD231PD  Y13, Y15, Y1
+	VBROADCASTSD (DI)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y2
+	VFMADD231PD  Y13, Y14, Y3
+	VBROADCASTSD (DI)(AX*2), Y15
+	VFMADD231PD  Y12, Y15, Y4
+	VFMADD231PD  Y13, Y15, Y5
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPD      (SI), Y12
+	VMOVUPD      32(SI), Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VFMADD231PD  Y13, Y14, Y1
+	VBROADCASTSD (DI)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y2
+	VFMADD231PD  Y13, Y15, Y3
+	VBROADCASTSD (DI)(AX*2), Y14
+	VFMADD231PD  Y12, Y14, Y4
+	VFMADD231PD  Y13, Y14, Y5
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVUPD      (SI), Y12
+	VMOVUPD      32(SI), Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y15
+	VFMADD231PD  Y12, Y15, Y0
+	VFMADD231PD  Y13, Y15, Y1
+	VBROADCASTSD (DI)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y2
+	VFMADD231PD  Y13, Y14, Y3
+	VBROADCASTSD (DI)(AX*2), Y15
+	VFMADD231PD  Y12, Y15, Y4
+	VFMADD231PD  Y13, Y15, Y5
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         CX
+	JNZ          kfd3loop
+
+kfd3rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+kfd3remloop:
+	VMOVUPD      (SI), Y12
+	VMOVUPD      32(SI), Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VFMADD231PD  Y13, Y14, Y1
+	VBROADCASTSD (DI)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y2
+	VFMADD231PD  Y13, Y15, Y3
+	VBROADCASTSD (DI)(AX*2), Y14
+	VFMADD231PD  Y12, Y14, Y4
+	VFMADD231PD  Y13, Y14, Y5
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         DX
+	JNZ          kfd3remloop
+	JMP          kdone
+
+kfd4:
+	TESTQ   CX, CX
+	JZ      kfd4rem
+	PCALIGN $0x40
+
+kfd4loop:
+	VMOVUPD      (SI), Y12
+	VMOVUPD      32(SI), Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y15
+	VFMADD231PD  Y12, Y15, Y0
+	VFMADD231PD  Y13, Y15, Y1
+	VBROADCASTSD (DI)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y2
+	VFMADD231PD  Y13, Y14, Y3
+	VBROADCASTSD (DI)(AX*2), Y15
+	VFMADD231PD  Y12, Y15, Y4
+	VFMADD231PD  Y13, Y15, Y5
+	VBROADCASTSD (BX), Y14
+	VFMADD231PD  Y12, Y14, Y6
+	VFMADD231PD  Y13, Y14, Y7
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPD      (SI), Y12
+	VMOVUPD      32(SI), Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y15
+	VFMADD231PD  Y12, Y15, Y0
+	VFMADD231PD  Y13, Y15, Y1
+	VBROADCASTSD (DI)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y2
+	VFMADD231PD  Y13, Y14, Y3
+	VBROADCASTSD (DI)(AX*2), Y15
+	VFMADD231PD  Y12, Y15, Y4
+	VFMADD231PD  Y13, Y15, Y5
+	VBROADCASTSD (BX), Y14
+	VFMADD231PD  Y12, Y14, Y6
+	VFMADD231PD  Y13, Y14, Y7
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPD      (SI), Y12
+	VMOVUPD      32(SI), Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y15
+	VFMADD231PD  Y12, Y15, Y0
+	VFMADD231PD  Y13, Y15, Y1
+	VBROADCASTSD (DI)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y2
+	VFMADD231PD  Y13, Y14, Y3
+	VBROADCASTSD (DI)(AX*2), Y15
+	VFMADD231PD  Y12, Y15, Y4
+	VFMADD231PD  Y13, Y15, Y5
+	VBROADCASTSD (BX), Y14
+	VFMADD231PD  Y12, Y14, Y6
+	VFMADD231PD  Y13, Y14, Y7
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPD      (SI), Y12
+	VMOVUPD      32(SI), Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y15
+	VFMADD231PD  Y12, Y15, Y0
+	VFMADD231PD  Y13, Y15, Y1
+	VBROADCASTSD (DI)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y2
+	VFMADD231PD  Y13, Y14, Y3
+	VBROADCASTSD (DI)(AX*2), Y15
+	VFMADD231PD  Y12, Y15, Y4
+	VFMADD231PD  Y13, Y15, Y5
+	VBROADCASTSD (BX), Y14
+	VFMADD231PD  Y12, Y14, Y6
+	VFMADD231PD  Y13, Y14, Y7
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          kfd4loop
+
+kfd4rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+kfd4remloop:
+	VMOVUPD      (SI), Y12
+	VMOVUPD      32(SI), Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y15
+	VFMADD231PD  Y12, Y15, Y0
+	VFMADD231PD  Y13, Y15, Y1
+	VBROADCASTSD (DI)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y2
+	VFMADD231PD  Y13, Y14, Y3
+	VBROADCASTSD (DI)(AX*2), Y15
+	VFMADD231PD  Y12, Y15, Y4
+	VFMADD231PD  Y13, Y15, Y5
+	VBROADCASTSD (BX), Y14
+	VFMADD231PD  Y12, Y14, Y6
+	VFMADD231PD  Y13, Y14, Y7
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         DX
+	JNZ          kfd4remloop
+	JMP          kdone
+
+kfd5:
+	TESTQ   CX, CX
+	JZ      kfd5rem
+	PCALIGN $0x40
+
+kfd5loop:
+	VMOVUPD      (SI), Y12
+	VMOVUPD      32(SI), Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y15
+	VFMADD231PD  Y12, Y15, Y0
+	VFMADD231PD  Y13, Y15, Y1
+	VBROADCASTSD (DI)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y2
+	VFMADD231PD  Y13, Y14, Y3
+	VBROADCASTSD (DI)(AX*2), Y15
+	VFMADD231PD  Y12, Y15, Y4
+	VFMADD231PD  Y13, Y15, Y5
+	VBROADCASTSD (BX), Y14
+	VFMADD231PD  Y12, Y14, Y6
+	VFMADD231PD  Y13, Y14, Y7
+	VBROADCASTSD (BX)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y8
+	VFMADD231PD  Y13, Y15, Y9
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPD      (SI), Y12
+	VMOVUPD      32(SI), Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VFMADD231PD  Y13, Y14, Y1
+	VBROADCASTSD (DI)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y2
+	VFMADD231PD  Y13, Y15, Y3
+	VBROADCASTSD (DI)(AX*2), Y14
+	VFMADD231PD  Y12, Y14, Y4
+	VFMADD231PD  Y13, Y14, Y5
+	VBROADCASTSD (BX), Y15
+	VFMADD231PD  Y12, Y15, Y6
+	VFMADD231PD  Y13, Y15, Y7
+	VBROADCASTSD (BX)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y8
+	VFMADD231PD  Y13, Y14, Y9
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPD      (SI), Y12
+	VMOVUPD      32(SI), Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y15
+	VFMADD231PD  Y12, Y15, Y0
+	VFMADD231PD  Y13, Y15, Y1
+	VBROADCASTSD (DI)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y2
+	VFMADD231PD  Y13, Y14, Y3
+	VBROADCASTSD (DI)(AX*2), Y15
+	VFMADD231PD  Y12, Y15, Y4
+	VFMADD231PD  Y13, Y15, Y5
+	VBROADCASTSD (BX), Y14
+	VFMADD231PD  Y12, Y14, Y6
+	VFMADD231PD  Y13, Y14, Y7
+	VBROADCASTSD (BX)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y8
+	VFMADD231PD  Y13, Y15, Y9
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPD      (SI), Y12
+	VMOVUPD      32(SI), Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VFMADD231PD  Y13, Y14, Y1
+	VBROADCASTSD (DI)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y2
+	VFMADD231PD  Y13, Y15, Y3
+	VBROADCASTSD (DI)(AX*2), Y14
+	VFMADD231PD  Y12, Y14, Y4
+	VFMADD231PD  Y13, Y14, Y5
+	VBROADCASTSD (BX), Y15
+	VFMADD231PD  Y12, Y15, Y6
+	VFMADD231PD  Y13, Y15, Y7
+	VBROADCASTSD (BX)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y8
+	VFMADD231PD  Y13, Y14, Y9
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          kfd5loop
+
+kfd5rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+kfd5remloop:
+	VMOVUPD      (SI), Y12
+	VMOVUPD      32(SI), Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y15
+	VFMADD231PD  Y12, Y15, Y0
+	VFMADD231PD  Y13, Y15, Y1
+	VBROADCASTSD (DI)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y2
+	VFMADD231PD  Y13, Y14, Y3
+	VBROADCASTSD (DI)(AX*2), Y15
+	VFMADD231PD  Y12, Y15, Y4
+	VFMADD231PD  Y13, Y15, Y5
+	VBROADCASTSD (BX), Y14
+	VFMADD231PD  Y12, Y14, Y6
+	VFMADD231PD  Y13, Y14, Y7
+	VBROADCASTSD (BX)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y8
+	VFMADD231PD  Y13, Y15, Y9
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         DX
+	JNZ          kfd5remloop
+	JMP          kdone
+
+kfd6:
+	TESTQ   CX, CX
+	JZ      kfd6rem
+	PCALIGN $0x40
+
+kfd6loop:
+	VMOVUPD      (SI), Y12
+	VMOVUPD      32(SI), Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VFMADD231PD  Y13, Y14, Y1
+	VBROADCASTSD (DI)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y2
+	VFMADD231PD  Y13, Y15, Y3
+	VBROADCASTSD (DI)(AX*2), Y14
+	VFMADD231PD  Y12, Y14, Y4
+	VFMADD231PD  Y13, Y14, Y5
+	VBROADCASTSD (BX), Y15
+	VFMADD231PD  Y12, Y15, Y6
+	VFMADD231PD  Y13, Y15, Y7
+	VBROADCASTSD (BX)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y8
+	VFMADD231PD  Y13, Y14, Y9
+	VBROADCASTSD (BX)(AX*2), Y15
+	VFMADD231PD  Y12, Y15, Y10
+	VFMADD231PD  Y13, Y15, Y11
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPD      (SI), Y12
+	VMOVUPD      32(SI), Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VFMADD231PD  Y13, Y14, Y1
+	VBROADCASTSD (DI)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y2
+	VFMADD231PD  Y13, Y15, Y3
+	VBROADCASTSD (DI)(AX*2), Y14
+	VFMADD231PD  Y12, Y14, Y4
+	VFMADD231PD  Y13, Y14, Y5
+	VBROADCASTSD (BX), Y15
+	VFMADD231PD  Y12, Y15, Y6
+	VFMADD231PD  Y13, Y15, Y7
+	VBROADCASTSD (BX)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y8
+	VFMADD231PD  Y13, Y14, Y9
+	VBROADCASTSD (BX)(AX*2), Y15
+	VFMADD231PD  Y12, Y15, Y10
+	VFMADD231PD  Y13, Y15, Y11
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPD      (SI), Y12
+	VMOVUPD      32(SI), Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VFMADD231PD  Y13, Y14, Y1
+	VBROADCASTSD (DI)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y2
+	VFMADD231PD  Y13, Y15, Y3
+	VBROADCASTSD (DI)(AX*2), Y14
+	VFMADD231PD  Y12, Y14, Y4
+	VFMADD231PD  Y13, Y14, Y5
+	VBROADCASTSD (BX), Y15
+	VFMADD231PD  Y12, Y15, Y6
+	VFMADD231PD  Y13, Y15, Y7
+	VBROADCASTSD (BX)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y8
+	VFMADD231PD  Y13, Y14, Y9
+	VBROADCASTSD (BX)(AX*2), Y15
+	VFMADD231PD  Y12, Y15, Y10
+	VFMADD231PD  Y13, Y15, Y11
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVUPD      (SI), Y12
+	VMOVUPD      32(SI), Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VFMADD231PD  Y13, Y14, Y1
+	VBROADCASTSD (DI)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y2
+	VFMADD231PD  Y13, Y15, Y3
+	VBROADCASTSD (DI)(AX*2), Y14
+	VFMADD231PD  Y12, Y14, Y4
+	VFMADD231PD  Y13, Y14, Y5
+	VBROADCASTSD (BX), Y15
+	VFMADD231PD  Y12, Y15, Y6
+	VFMADD231PD  Y13, Y15, Y7
+	VBROADCASTSD (BX)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y8
+	VFMADD231PD  Y13, Y14, Y9
+	VBROADCASTSD (BX)(AX*2), Y15
+	VFMADD231PD  Y12, Y15, Y10
+	VFMADD231PD  Y13, Y15, Y11
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          kfd6loop
+
+kfd6rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+kfd6remloop:
+	VMOVUPD      (SI), Y12
+	VMOVUPD      32(SI), Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VFMADD231PD  Y13, Y14, Y1
+	VBROADCASTSD (DI)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y2
+	VFMADD231PD  Y13, Y15, Y3
+	VBROADCASTSD (DI)(AX*2), Y14
+	VFMADD231PD  Y12, Y14, Y4
+	VFMADD231PD  Y13, Y14, Y5
+	VBROADCASTSD (BX), Y15
+	VFMADD231PD  Y12, Y15, Y6
+	VFMADD231PD  Y13, Y15, Y7
+	VBROADCASTSD (BX)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y8
+	VFMADD231PD  Y13, Y14, Y9
+	VBROADCASTSD (BX)(AX*2), Y15
+	VFMADD231PD  Y12, Y15, Y10
+	VFMADD231PD  Y13, Y15, Y11
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         DX
+	JNZ          kfd6remloop
+	JMP          kdone
+
+kfmasked:
+	CMPQ    m+72(FP), $0x00000004
+	JG      kfm2_
+	CMPQ    n+80(FP), $0x00000006
+	JGE     kfm1_6
+	CMPQ    n+80(FP), $0x00000005
+	JE      kfm1_5
+	CMPQ    n+80(FP), $0x00000004
+	JE      kfm1_4
+	CMPQ    n+80(FP), $0x00000003
+	JE      kfm1_3
+	CMPQ    n+80(FP), $0x00000002
+	JE      kfm1_2
+	TESTQ   CX, CX
+	JZ      kfm1_1rem
+	PCALIGN $0x40
+
+kfm1_1loop:
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y15
+	VFMADD231PD  Y12, Y15, Y0
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y15
+	VFMADD231PD  Y12, Y15, Y0
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         CX
+	JNZ          kfm1_1loop
+
+kfm1_1rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+kfm1_1remloop:
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         DX
+	JNZ          kfm1_1remloop
+	JMP          kdone
+
+kfm1_2:
+	TESTQ   CX, CX
+	JZ      kfm1_2rem
+	PCALIGN $0x40
+
+kfm1_2loop:
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y15
+	VFMADD231PD  Y12, Y15, Y0
+	VBROADCASTSD (DI)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y2
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y15
+	VFMADD231PD  Y12, Y15, Y0
+	VBROADCASTSD (DI)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y2
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y15
+	VFMADD231PD  Y12, Y15, Y0
+	VBROADCASTSD (DI)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y2
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y15
+	VFMADD231PD  Y12, Y15, Y0
+	VBROADCASTSD (DI)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y2
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         CX
+	JNZ          kfm1_2loop
+
+kfm1_2rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+kfm1_2remloop:
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y15
+	VFMADD231PD  Y12, Y15, Y0
+	VBROADCASTSD (DI)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y2
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         DX
+	JNZ          kfm1_2remloop
+	JMP          kdone
+
+kfm1_3:
+	TESTQ   CX, CX
+	JZ      kfm1_3rem
+	PCALIGN $0x40
+
+kfm1_3loop:
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y15
+	VFMADD231PD  Y12, Y15, Y0
+	VBROADCASTSD (DI)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y2
+	VBROADCASTSD (DI)(AX*2), Y15
+	VFMADD231PD  Y12, Y15, Y4
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VBROADCASTSD (DI)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y2
+	VBROADCASTSD (DI)(AX*2), Y14
+	VFMADD231PD  Y12, Y14, Y4
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y15
+	VFMADD231PD  Y12, Y15, Y0
+	VBROADCASTSD (DI)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y2
+	VBROADCASTSD (DI)(AX*2), Y15
+	VFMADD231PD  Y12, Y15, Y4
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VBROADCASTSD (DI)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y2
+	VBROADCASTSD (DI)(AX*2), Y14
+	VFMADD231PD  Y12, Y14, Y4
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         CX
+	JNZ          kfm1_3loop
+
+kfm1_3rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+kfm1_3remloop:
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y15
+	VFMADD231PD  Y12, Y15, Y0
+	VBROADCASTSD (DI)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y2
+	VBROADCASTSD (DI)(AX*2), Y15
+	VFMADD231PD  Y12, Y15, Y4
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         DX
+	JNZ          kfm1_3remloop
+	JMP          kdone
+
+kfm1_4:
+	TESTQ   CX, CX
+	JZ      kfm1_4rem
+	PCALIGN $0x40
+
+kfm1_4loop:
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VBROADCASTSD (DI)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y2
+	VBROADCASTSD (DI)(AX*2), Y14
+	VFMADD231PD  Y12, Y14, Y4
+	VBROADCASTSD (BX), Y15
+	VFMADD231PD  Y12, Y15, Y6
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VBROADCASTSD (DI)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y2
+	VBROADCASTSD (DI)(AX*2), Y14
+	VFMADD231PD  Y12, Y14, Y4
+	VBROADCASTSD (BX), Y15
+	VFMADD231PD  Y12, Y15, Y6
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VBROADCASTSD (DI)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y2
+	VBROADCASTSD (DI)(AX*2), Y14
+	VFMADD231PD  Y12, Y14, Y4
+	VBROADCASTSD (BX), Y15
+	VFMADD231PD  Y12, Y15, Y6
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VBROADCASTSD (DI)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y2
+	VBROADCASTSD (DI)(AX*2), Y14
+	VFMADD231PD  Y12, Y14, Y4
+	VBROADCASTSD (BX), Y15
+	VFMADD231PD  Y12, Y15, Y6
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          kfm1_4loop
+
+kfm1_4rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+kfm1_4remloop:
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VBROADCASTSD (DI)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y2
+	VBROADCASTSD (DI)(AX*2), Y14
+	VFMADD231PD  Y12, Y14, Y4
+	VBROADCASTSD (BX), Y15
+	VFMADD231PD  Y12, Y15, Y6
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         DX
+	JNZ          kfm1_4remloop
+	JMP          kdone
+
+kfm1_5:
+	TESTQ   CX, CX
+	JZ      kfm1_5rem
+	PCALIGN $0x40
+
+kfm1_5loop:
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VBROADCASTSD (DI)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y2
+	VBROADCASTSD (DI)(AX*2), Y14
+	VFMADD231PD  Y12, Y14, Y4
+	VBROADCASTSD (BX), Y15
+	VFMADD231PD  Y12, Y15, Y6
+	VBROADCASTSD (BX)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y8
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y15
+	VFMADD231PD  Y12, Y15, Y0
+	VBROADCASTSD (DI)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y2
+	VBROADCASTSD (DI)(AX*2), Y15
+	VFMADD231PD  Y12, Y15, Y4
+	VBROADCASTSD (BX), Y14
+	VFMADD231PD  Y12, Y14, Y6
+	VBROADCASTSD (BX)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y8
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VBROADCASTSD (DI)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y2
+	VBROADCASTSD (DI)(AX*2), Y14
+	VFMADD231PD  Y12, Y14, Y4
+	VBROADCASTSD (BX), Y15
+	VFMADD231PD  Y12, Y15, Y6
+	VBROADCASTSD (BX)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y8
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y15
+	VFMADD231PD  Y12, Y15, Y0
+	VBROADCASTSD (DI)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y2
+	VBROADCASTSD (DI)(AX*2), Y15
+	VFMADD231PD  Y12, Y15, Y4
+	VBROADCASTSD (BX), Y14
+	VFMADD231PD  Y12, Y14, Y6
+	VBROADCASTSD (BX)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y8
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          kfm1_5loop
+
+kfm1_5rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+kfm1_5remloop:
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VBROADCASTSD (DI)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y2
+	VBROADCASTSD (DI)(AX*2), Y14
+	VFMADD231PD  Y12, Y14, Y4
+	VBROADCASTSD (BX), Y15
+	VFMADD231PD  Y12, Y15, Y6
+	VBROADCASTSD (BX)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y8
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         DX
+	JNZ          kfm1_5remloop
+	JMP          kdone
+
+kfm1_6:
+	TESTQ   CX, CX
+	JZ      kfm1_6rem
+	PCALIGN $0x40
+
+kfm1_6loop:
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y15
+	VFMADD231PD  Y12, Y15, Y0
+	VBROADCASTSD (DI)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y2
+	VBROADCASTSD (DI)(AX*2), Y15
+	VFMADD231PD  Y12, Y15, Y4
+	VBROADCASTSD (BX), Y14
+	VFMADD231PD  Y12, Y14, Y6
+	VBROADCASTSD (BX)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y8
+	VBROADCASTSD (BX)(AX*2), Y14
+	VFMADD231PD  Y12, Y14, Y10
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y15
+	VFMADD231PD  Y12, Y15, Y0
+	VBROADCASTSD (DI)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y2
+	VBROADCASTSD (DI)(AX*2), Y15
+	VFMADD231PD  Y12, Y15, Y4
+	VBROADCASTSD (BX), Y14
+	VFMADD231PD  Y12, Y14, Y6
+	VBROADCASTSD (BX)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y8
+	VBROADCASTSD (BX)(AX*2), Y14
+	VFMADD231PD  Y12, Y14, Y10
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y15
+	VFMADD231PD  Y12, Y15, Y0
+	VBROADCASTSD (DI)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y2
+	VBROADCASTSD (DI)(AX*2), Y15
+	VFMADD231PD  Y12, Y15, Y4
+	VBROADCASTSD (BX), Y14
+	VFMADD231PD  Y12, Y14, Y6
+	VBROADCASTSD (BX)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y8
+	VBROADCASTSD (BX)(AX*2), Y14
+	VFMADD231PD  Y12, Y14, Y10
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y15
+	VFMADD231PD  Y12, Y15, Y0
+	VBROADCASTSD (DI)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y2
+	VBROADCASTSD (DI)(AX*2), Y15
+	VFMADD231PD  Y12, Y15, Y4
+	VBROADCASTSD (BX), Y14
+	VFMADD231PD  Y12, Y14, Y6
+	VBROADCASTSD (BX)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y8
+	VBROADCASTSD (BX)(AX*2), Y14
+	VFMADD231PD  Y12, Y14, Y10
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          kfm1_6loop
+
+kfm1_6rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+kfm1_6remloop:
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y15
+	VFMADD231PD  Y12, Y15, Y0
+	VBROADCASTSD (DI)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y2
+	VBROADCASTSD (DI)(AX*2), Y15
+	VFMADD231PD  Y12, Y15, Y4
+	VBROADCASTSD (BX), Y14
+	VFMADD231PD  Y12, Y14, Y6
+	VBROADCASTSD (BX)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y8
+	VBROADCASTSD (BX)(AX*2), Y14
+	VFMADD231PD  Y12, Y14, Y10
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         DX
+	JNZ          kfm1_6remloop
+	JMP          kdone
+
+kfm2_:
+	CMPQ    n+80(FP), $0x00000006
+	JGE     kfm2_6
+	CMPQ    n+80(FP), $0x00000005
+	JE      kfm2_5
+	CMPQ    n+80(FP), $0x00000004
+	JE      kfm2_4
+	CMPQ    n+80(FP), $0x00000003
+	JE      kfm2_3
+	CMPQ    n+80(FP), $0x00000002
+	JE      kfm2_2
+	TESTQ   CX, CX
+	JZ      kfm2_1rem
+	PCALIGN $0x40
+
+kfm2_1loop:
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	VMOVDQU      32(SP), Y13
+	VMASKMOVPD   32(SI), Y13, Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y15
+	VFMADD231PD  Y12, Y15, Y0
+	VFMADD231PD  Y13, Y15, Y1
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	VMOVDQU      32(SP), Y13
+	VMASKMOVPD   32(SI), Y13, Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VFMADD231PD  Y13, Y14, Y1
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	VMOVDQU      32(SP), Y13
+	VMASKMOVPD   32(SI), Y13, Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y15
+	VFMADD231PD  Y12, Y15, Y0
+	VFMADD231PD  Y13, Y15, Y1
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	VMOVDQU      32(SP), Y13
+	VMASKMOVPD   32(SI), Y13, Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VFMADD231PD  Y13, Y14, Y1
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         CX
+	JNZ          kfm2_1loop
+
+kfm2_1rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+kfm2_1remloop:
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	VMOVDQU      32(SP), Y13
+	VMASKMOVPD   32(SI), Y13, Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y15
+	VFMADD231PD  Y12, Y15, Y0
+	VFMADD231PD  Y13, Y15, Y1
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         DX
+	JNZ          kfm2_1remloop
+	JMP          kdone
+
+kfm2_2:
+	TESTQ   CX, CX
+	JZ      kfm2_2rem
+	PCALIGN $0x40
+
+kfm2_2loop:
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	VMOVDQU      32(SP), Y13
+	VMASKMOVPD   32(SI), Y13, Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VFMADD231PD  Y13, Y14, Y1
+	VBROADCASTSD (DI)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y2
+	VFMADD231PD  Y13, Y15, Y3
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	VMOVDQU      32(SP), Y13
+	VMASKMOVPD   32(SI), Y13, Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VFMADD231PD  Y13, Y14, Y1
+	VBROADCASTSD (DI)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y2
+	VFMADD231PD  Y13, Y15, Y3
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	VMOVDQU      32(SP), Y13
+	VMASKMOVPD   32(SI), Y13, Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VFMADD231PD  Y13, Y14, Y1
+	VBROADCASTSD (DI)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y2
+	VFMADD231PD  Y13, Y15, Y3
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	VMOVDQU      32(SP), Y13
+	VMASKMOVPD   32(SI), Y13, Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VFMADD231PD  Y13, Y14, Y1
+	VBROADCASTSD (DI)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y2
+	VFMADD231PD  Y13, Y15, Y3
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         CX
+	JNZ          kfm2_2loop
+
+kfm2_2rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+kfm2_2remloop:
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	VMOVDQU      32(SP), Y13
+	VMASKMOVPD   32(SI), Y13, Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VFMADD231PD  Y13, Y14, Y1
+	VBROADCASTSD (DI)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y2
+	VFMADD231PD  Y13, Y15, Y3
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         DX
+	JNZ          kfm2_2remloop
+	JMP          kdone
+
+kfm2_3:
+	TESTQ   CX, CX
+	JZ      kfm2_3rem
+	PCALIGN $0x40
+
+kfm2_3loop:
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	VMOVDQU      32(SP), Y13
+	VMASKMOVPD   32(SI), Y13, Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VFMADD231PD  Y13, Y14, Y1
+	VBROADCASTSD (DI)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y2
+	VFMADD231PD  Y13, Y15, Y3
+	VBROADCASTSD (DI)(AX*2), Y14
+	VFMADD231PD  Y12, Y14, Y4
+	VFMADD231PD  Y13, Y14, Y5
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	VMOVDQU      32(SP), Y13
+	VMASKMOVPD   32(SI), Y13, Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y15
+	VFMADD231PD  Y12, Y15, Y0
+	VFMADD231PD  Y13, Y15, Y1
+	VBROADCASTSD (DI)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y2
+	VFMADD231PD  Y13, Y14, Y3
+	VBROADCASTSD (DI)(AX*2), Y15
+	VFMADD231PD  Y12, Y15, Y4
+	VFMADD231PD  Y13, Y15, Y5
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	VMOVDQU      32(SP), Y13
+	VMASKMOVPD   32(SI), Y13, Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VFMADD231PD  Y13, Y14, Y1
+	VBROADCASTSD (DI)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y2
+	VFMADD231PD  Y13, Y15, Y3
+	VBROADCASTSD (DI)(AX*2), Y14
+	VFMADD231PD  Y12, Y14, Y4
+	VFMADD231PD  Y13, Y14, Y5
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	VMOVDQU      32(SP), Y13
+	VMASKMOVPD   32(SI), Y13, Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y15
+	VFMADD231PD  Y12, Y15, Y0
+	VFMADD231PD  Y13, Y15, Y1
+	VBROADCASTSD (DI)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y2
+	VFMADD231PD  Y13, Y14, Y3
+	VBROADCASTSD (DI)(AX*2), Y15
+	VFMADD231PD  Y12, Y15, Y4
+	VFMADD231PD  Y13, Y15, Y5
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         CX
+	JNZ          kfm2_3loop
+
+kfm2_3rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+kfm2_3remloop:
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	VMOVDQU      32(SP), Y13
+	VMASKMOVPD   32(SI), Y13, Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VFMADD231PD  Y13, Y14, Y1
+	VBROADCASTSD (DI)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y2
+	VFMADD231PD  Y13, Y15, Y3
+	VBROADCASTSD (DI)(AX*2), Y14
+	VFMADD231PD  Y12, Y14, Y4
+	VFMADD231PD  Y13, Y14, Y5
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	DECQ         DX
+	JNZ          kfm2_3remloop
+	JMP          kdone
+
+kfm2_4:
+	TESTQ   CX, CX
+	JZ      kfm2_4rem
+	PCALIGN $0x40
+
+kfm2_4loop:
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	VMOVDQU      32(SP), Y13
+	VMASKMOVPD   32(SI), Y13, Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y15
+	VFMADD231PD  Y12, Y15, Y0
+	VFMADD231PD  Y13, Y15, Y1
+	VBROADCASTSD (DI)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y2
+	VFMADD231PD  Y13, Y14, Y3
+	VBROADCASTSD (DI)(AX*2), Y15
+	VFMADD231PD  Y12, Y15, Y4
+	VFMADD231PD  Y13, Y15, Y5
+	VBROADCASTSD (BX), Y14
+	VFMADD231PD  Y12, Y14, Y6
+	VFMADD231PD  Y13, Y14, Y7
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	VMOVDQU      32(SP), Y13
+	VMASKMOVPD   32(SI), Y13, Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y15
+	VFMADD231PD  Y12, Y15, Y0
+	VFMADD231PD  Y13, Y15, Y1
+	VBROADCASTSD (DI)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y2
+	VFMADD231PD  Y13, Y14, Y3
+	VBROADCASTSD (DI)(AX*2), Y15
+	VFMADD231PD  Y12, Y15, Y4
+	VFMADD231PD  Y13, Y15, Y5
+	VBROADCASTSD (BX), Y14
+	VFMADD231PD  Y12, Y14, Y6
+	VFMADD231PD  Y13, Y14, Y7
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	VMOVDQU      32(SP), Y13
+	VMASKMOVPD   32(SI), Y13, Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y15
+	VFMADD231PD  Y12, Y15, Y0
+	VFMADD231PD  Y13, Y15, Y1
+	VBROADCASTSD (DI)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y2
+	VFMADD231PD  Y13, Y14, Y3
+	VBROADCASTSD (DI)(AX*2), Y15
+	VFMADD231PD  Y12, Y15, Y4
+	VFMADD231PD  Y13, Y15, Y5
+	VBROADCASTSD (BX), Y14
+	VFMADD231PD  Y12, Y14, Y6
+	VFMADD231PD  Y13, Y14, Y7
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	VMOVDQU      32(SP), Y13
+	VMASKMOVPD   32(SI), Y13, Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y15
+	VFMADD231PD  Y12, Y15, Y0
+	VFMADD231PD  Y13, Y15, Y1
+	VBROADCASTSD (DI)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y2
+	VFMADD231PD  Y13, Y14, Y3
+	VBROADCASTSD (DI)(AX*2), Y15
+	VFMADD231PD  Y12, Y15, Y4
+	VFMADD231PD  Y13, Y15, Y5
+	VBROADCASTSD (BX), Y14
+	VFMADD231PD  Y12, Y14, Y6
+	VFMADD231PD  Y13, Y14, Y7
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          kfm2_4loop
+
+kfm2_4rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+kfm2_4remloop:
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	VMOVDQU      32(SP), Y13
+	VMASKMOVPD   32(SI), Y13, Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y15
+	VFMADD231PD  Y12, Y15, Y0
+	VFMADD231PD  Y13, Y15, Y1
+	VBROADCASTSD (DI)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y2
+	VFMADD231PD  Y13, Y14, Y3
+	VBROADCASTSD (DI)(AX*2), Y15
+	VFMADD231PD  Y12, Y15, Y4
+	VFMADD231PD  Y13, Y15, Y5
+	VBROADCASTSD (BX), Y14
+	VFMADD231PD  Y12, Y14, Y6
+	VFMADD231PD  Y13, Y14, Y7
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         DX
+	JNZ          kfm2_4remloop
+	JMP          kdone
+
+kfm2_5:
+	TESTQ   CX, CX
+	JZ      kfm2_5rem
+	PCALIGN $0x40
+
+kfm2_5loop:
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	VMOVDQU      32(SP), Y13
+	VMASKMOVPD   32(SI), Y13, Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y15
+	VFMADD231PD  Y12, Y15, Y0
+	VFMADD231PD  Y13, Y15, Y1
+	VBROADCASTSD (DI)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y2
+	VFMADD231PD  Y13, Y14, Y3
+	VBROADCASTSD (DI)(AX*2), Y15
+	VFMADD231PD  Y12, Y15, Y4
+	VFMADD231PD  Y13, Y15, Y5
+	VBROADCASTSD (BX), Y14
+	VFMADD231PD  Y12, Y14, Y6
+	VFMADD231PD  Y13, Y14, Y7
+	VBROADCASTSD (BX)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y8
+	VFMADD231PD  Y13, Y15, Y9
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	VMOVDQU      32(SP), Y13
+	VMASKMOVPD   32(SI), Y13, Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VFMADD231PD  Y13, Y14, Y1
+	VBROADCASTSD (DI)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y2
+	VFMADD231PD  Y13, Y15, Y3
+	VBROADCASTSD (DI)(AX*2), Y14
+	VFMADD231PD  Y12, Y14, Y4
+	VFMADD231PD  Y13, Y14, Y5
+	VBROADCASTSD (BX), Y15
+	VFMADD231PD  Y12, Y15, Y6
+	VFMADD231PD  Y13, Y15, Y7
+	VBROADCASTSD (BX)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y8
+	VFMADD231PD  Y13, Y14, Y9
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	VMOVDQU      32(SP), Y13
+	VMASKMOVPD   32(SI), Y13, Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y15
+	VFMADD231PD  Y12, Y15, Y0
+	VFMADD231PD  Y13, Y15, Y1
+	VBROADCASTSD (DI)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y2
+	VFMADD231PD  Y13, Y14, Y3
+	VBROADCASTSD (DI)(AX*2), Y15
+	VFMADD231PD  Y12, Y15, Y4
+	VFMADD231PD  Y13, Y15, Y5
+	VBROADCASTSD (BX), Y14
+	VFMADD231PD  Y12, Y14, Y6
+	VFMADD231PD  Y13, Y14, Y7
+	VBROADCASTSD (BX)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y8
+	VFMADD231PD  Y13, Y15, Y9
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	VMOVDQU      32(SP), Y13
+	VMASKMOVPD   32(SI), Y13, Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VFMADD231PD  Y13, Y14, Y1
+	VBROADCASTSD (DI)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y2
+	VFMADD231PD  Y13, Y15, Y3
+	VBROADCASTSD (DI)(AX*2), Y14
+	VFMADD231PD  Y12, Y14, Y4
+	VFMADD231PD  Y13, Y14, Y5
+	VBROADCASTSD (BX), Y15
+	VFMADD231PD  Y12, Y15, Y6
+	VFMADD231PD  Y13, Y15, Y7
+	VBROADCASTSD (BX)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y8
+	VFMADD231PD  Y13, Y14, Y9
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          kfm2_5loop
+
+kfm2_5rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+kfm2_5remloop:
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	VMOVDQU      32(SP), Y13
+	VMASKMOVPD   32(SI), Y13, Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y15
+	VFMADD231PD  Y12, Y15, Y0
+	VFMADD231PD  Y13, Y15, Y1
+	VBROADCASTSD (DI)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y2
+	VFMADD231PD  Y13, Y14, Y3
+	VBROADCASTSD (DI)(AX*2), Y15
+	VFMADD231PD  Y12, Y15, Y4
+	VFMADD231PD  Y13, Y15, Y5
+	VBROADCASTSD (BX), Y14
+	VFMADD231PD  Y12, Y14, Y6
+	VFMADD231PD  Y13, Y14, Y7
+	VBROADCASTSD (BX)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y8
+	VFMADD231PD  Y13, Y15, Y9
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         DX
+	JNZ          kfm2_5remloop
+	JMP          kdone
+
+kfm2_6:
+	TESTQ   CX, CX
+	JZ      kfm2_6rem
+	PCALIGN $0x40
+
+kfm2_6loop:
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	VMOVDQU      32(SP), Y13
+	VMASKMOVPD   32(SI), Y13, Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VFMADD231PD  Y13, Y14, Y1
+	VBROADCASTSD (DI)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y2
+	VFMADD231PD  Y13, Y15, Y3
+	VBROADCASTSD (DI)(AX*2), Y14
+	VFMADD231PD  Y12, Y14, Y4
+	VFMADD231PD  Y13, Y14, Y5
+	VBROADCASTSD (BX), Y15
+	VFMADD231PD  Y12, Y15, Y6
+	VFMADD231PD  Y13, Y15, Y7
+	VBROADCASTSD (BX)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y8
+	VFMADD231PD  Y13, Y14, Y9
+	VBROADCASTSD (BX)(AX*2), Y15
+	VFMADD231PD  Y12, Y15, Y10
+	VFMADD231PD  Y13, Y15, Y11
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	VMOVDQU      32(SP), Y13
+	VMASKMOVPD   32(SI), Y13, Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VFMADD231PD  Y13, Y14, Y1
+	VBROADCASTSD (DI)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y2
+	VFMADD231PD  Y13, Y15, Y3
+	VBROADCASTSD (DI)(AX*2), Y14
+	VFMADD231PD  Y12, Y14, Y4
+	VFMADD231PD  Y13, Y14, Y5
+	VBROADCASTSD (BX), Y15
+	VFMADD231PD  Y12, Y15, Y6
+	VFMADD231PD  Y13, Y15, Y7
+	VBROADCASTSD (BX)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y8
+	VFMADD231PD  Y13, Y14, Y9
+	VBROADCASTSD (BX)(AX*2), Y15
+	VFMADD231PD  Y12, Y15, Y10
+	VFMADD231PD  Y13, Y15, Y11
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	VMOVDQU      32(SP), Y13
+	VMASKMOVPD   32(SI), Y13, Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VFMADD231PD  Y13, Y14, Y1
+	VBROADCASTSD (DI)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y2
+	VFMADD231PD  Y13, Y15, Y3
+	VBROADCASTSD (DI)(AX*2), Y14
+	VFMADD231PD  Y12, Y14, Y4
+	VFMADD231PD  Y13, Y14, Y5
+	VBROADCASTSD (BX), Y15
+	VFMADD231PD  Y12, Y15, Y6
+	VFMADD231PD  Y13, Y15, Y7
+	VBROADCASTSD (BX)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y8
+	VFMADD231PD  Y13, Y14, Y9
+	VBROADCASTSD (BX)(AX*2), Y15
+	VFMADD231PD  Y12, Y15, Y10
+	VFMADD231PD  Y13, Y15, Y11
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	VMOVDQU      32(SP), Y13
+	VMASKMOVPD   32(SI), Y13, Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VFMADD231PD  Y13, Y14, Y1
+	VBROADCASTSD (DI)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y2
+	VFMADD231PD  Y13, Y15, Y3
+	VBROADCASTSD (DI)(AX*2), Y14
+	VFMADD231PD  Y12, Y14, Y4
+	VFMADD231PD  Y13, Y14, Y5
+	VBROADCASTSD (BX), Y15
+	VFMADD231PD  Y12, Y15, Y6
+	VFMADD231PD  Y13, Y15, Y7
+	VBROADCASTSD (BX)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y8
+	VFMADD231PD  Y13, Y14, Y9
+	VBROADCASTSD (BX)(AX*2), Y15
+	VFMADD231PD  Y12, Y15, Y10
+	VFMADD231PD  Y13, Y15, Y11
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         CX
+	JNZ          kfm2_6loop
+
+kfm2_6rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+kfm2_6remloop:
+	VMOVDQU      (SP), Y12
+	VMASKMOVPD   (SI), Y12, Y12
+	VMOVDQU      32(SP), Y13
+	VMASKMOVPD   32(SI), Y13, Y13
+	PREFETCHT0   (SI)(R11*8)
+	VBROADCASTSD (DI), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VFMADD231PD  Y13, Y14, Y1
+	VBROADCASTSD (DI)(AX*1), Y15
+	VFMADD231PD  Y12, Y15, Y2
+	VFMADD231PD  Y13, Y15, Y3
+	VBROADCASTSD (DI)(AX*2), Y14
+	VFMADD231PD  Y12, Y14, Y4
+	VFMADD231PD  Y13, Y14, Y5
+	VBROADCASTSD (BX), Y15
+	VFMADD231PD  Y12, Y15, Y6
+	VFMADD231PD  Y13, Y15, Y7
+	VBROADCASTSD (BX)(AX*1), Y14
+	VFMADD231PD  Y12, Y14, Y8
+	VFMADD231PD  Y13, Y14, Y9
+	VBROADCASTSD (BX)(AX*2), Y15
+	VFMADD231PD  Y12, Y15, Y10
+	VFMADD231PD  Y13, Y15, Y11
+	ADDQ         R11, SI
+	ADDQ         R12, DI
+	ADDQ         R12, BX
+	DECQ         DX
+	JNZ          kfm2_6remloop
 
 kdone:
 	TESTQ   R13, R13

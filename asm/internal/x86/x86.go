@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"strings"
 
 	"github.com/mmcloughlin/avo/build"
 	"github.com/mmcloughlin/avo/ir"
@@ -382,6 +383,36 @@ func DirectLabels(k spec.Kernel, mvs int, family string) []string {
 		}
 	}
 	return want
+}
+
+// LoopPrefetches counts the PREFETCHT0 instructions of c's functions by
+// the prefix of the label they follow: each of prefixes, or none (the
+// count under ""), up to the next label.
+func LoopPrefetches(c *build.Context, prefixes ...string) (map[string]int, error) {
+	f, err := c.Result()
+	if err != nil {
+		return nil, err
+	}
+	counts := map[string]int{}
+	for _, fn := range f.Functions() {
+		cur := ""
+		for _, n := range fn.Nodes {
+			switch n := n.(type) {
+			case ir.Label:
+				cur = ""
+				for _, p := range prefixes {
+					if strings.HasPrefix(string(n), p) {
+						cur = p
+					}
+				}
+			case *ir.Instruction:
+				if n.Opcode == "PREFETCHT0" {
+					counts[cur]++
+				}
+			}
+		}
+	}
+	return counts, nil
 }
 
 // PackerLabels are the paths every packer has: copy, transpose (with its
