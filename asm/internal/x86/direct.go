@@ -266,9 +266,9 @@ const DirectAhead = 8
 // kernel prefetches A: each step then lies on a page of its own, and the
 // hardware prefetchers, which stay within a page, did not fetch ahead.
 // That is the tall path of TCCG abcd-ebad-ce, whose depth is A's slowest
-// dim (2.7 MB a step at float32): prefetching ran it 1.16 times as fast at
+// dim (2.7 MB a step at float32): prefetching ran it 1.2 times as fast at
 // float32 and float64. Nearer steps run loops without the prefetches,
-// which cost products in cache up to 3–5% at float64.
+// which cost products in cache 2–5% at float64.
 const DirectFarBytes = 4096
 
 // NearFar emits a direct kernel's loops twice, chosen by A's step: near
