@@ -225,12 +225,13 @@ func (c *call) directGemm(member, members int, off [3]int) {
 	for pc := 0; pc < K; pc += directKC {
 		kc := min(directKC, K-pc)
 		beta := c.directBeta(pc)
+		// Every call takes all rows: A's block starts at row 0.
+		ap := (*byte)(unsafe.Add(aBase, int64(pc*lda)*sz))
 		if !scatter {
 			// Evenly spaced columns: one call runs this member's tiles.
 			j := t0 * nr
 			n := min(N, t1*nr) - j
 			bp := (*byte)(unsafe.Add(bBase, int64(pc*rsb+j*csb)*sz))
-			ap := (*byte)(unsafe.Add(aBase, int64(pc*lda)*sz))
 			cp := (*byte)(unsafe.Add(cBase, int64(j*csc)*sz))
 			c.kern.Direct(kc, ap, lda, bp, rsb, csb, cp, rsc, csc, M, n, alpha, beta)
 			continue
@@ -251,7 +252,6 @@ func (c *call) directGemm(member, members int, off [3]int) {
 					q1++
 				}
 				bp := (*byte)(unsafe.Add(bBase, (int64(pc*rsb)+bo)*sz))
-				ap := (*byte)(unsafe.Add(aBase, int64(pc*lda)*sz))
 				cp := (*byte)(unsafe.Add(cBase, co*sz))
 				c.kern.Direct(kc, ap, lda, bp, rsb, db, cp, rsc, dc, M, q1-q0, alpha, beta)
 				q0 = q1
