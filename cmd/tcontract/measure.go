@@ -55,54 +55,117 @@ type sample struct {
 // "best" also the first call (its one-off costs, a few milliseconds, can
 // only lose against the later repetitions).
 func measure(call callFunc, p *tcontract.Pool, tm timing) (sample, error) {
-	var spent time.Duration
-	timeCalls := func(n int) (time.Duration, error) {
-		t0 := time.Now()
-		for range n {
-			if err := call(p); err != nil {
-				return 0, err
-			}
-		}
-		d := time.Since(t0)
-		spent += d
-		return d, nil
-	}
-	secs := make([]float64, 0, tm.reps)
-	first, err := timeCalls(1)
-	if err != nil {
+	m := &meter{call: call, p: p, tm: tm}
+	if err := m.calibrate(); err != nil {
 		return sample{}, err
 	}
-	if first >= tm.minTime && tm.stat == "best" {
-		secs = append(secs, first.Seconds())
-	}
-	// Calibrate: grow n until a batch takes a quarter of minTime, then
-	// scale it to minTime.
-	n := 1
-	for len(secs) == 0 {
-		d, err := timeCalls(n)
-		if err != nil {
+	for m.more() {
+		if err := m.rep(); err != nil {
 			return sample{}, err
 		}
-		if d >= tm.minTime {
-			// This batch is a full repetition already: keep it.
-			secs = append(secs, d.Seconds()/float64(n))
-			break
-		}
-		if d >= tm.minTime/4 {
-			n = int(float64(n)*float64(tm.minTime)/float64(d)) + 1
-			break
-		}
-		n *= 4
 	}
-	// At least one repetition, even when the calibration spent the budget.
-	for len(secs) == 0 || len(secs) < tm.reps && (tm.budget <= 0 || spent < tm.budget) {
-		d, err := timeCalls(n)
+	return m.sample(), nil
+}
+
+// measurePair times a and b as measure does each, their repetitions taken
+// in turns: a, b, a, b. A contraction's ratio to its GEMM is then taken
+// over one stretch of time. Measured one after the other, a neighbour's
+// burst of load on the shared machine could slow either side alone for
+// seconds: the same GEMM read 49 GFLOP/s in one run and 73 in the next.
+func measurePair(a, b callFunc, p *tcontract.Pool, tm timing) (sa, sb sample, err error) {
+	ma, mb := &meter{call: a, p: p, tm: tm}, &meter{call: b, p: p, tm: tm}
+	if err := ma.calibrate(); err != nil {
+		return sample{}, sample{}, err
+	}
+	if err := mb.calibrate(); err != nil {
+		return sample{}, sample{}, err
+	}
+	for ma.more() || mb.more() {
+		for _, m := range []*meter{ma, mb} {
+			if m.more() {
+				if err := m.rep(); err != nil {
+					return sample{}, sample{}, err
+				}
+			}
+		}
+	}
+	return ma.sample(), mb.sample(), nil
+}
+
+// meter is one measurement in progress (measure): the batch length the
+// calibration found, the time spent and the repetitions so far.
+type meter struct {
+	call  callFunc
+	p     *tcontract.Pool
+	tm    timing
+	n     int // calls per repetition
+	spent time.Duration
+	secs  []float64 // seconds per call, one per repetition
+}
+
+// timeCalls times n back-to-back calls.
+func (m *meter) timeCalls(n int) (time.Duration, error) {
+	t0 := time.Now()
+	for range n {
+		if err := m.call(m.p); err != nil {
+			return 0, err
+		}
+	}
+	d := time.Since(t0)
+	m.spent += d
+	return d, nil
+}
+
+// calibrate makes the first call and finds n: it grows n until a batch
+// takes a quarter of minTime, then scales it to minTime. A batch that
+// already lasts minTime is kept as a repetition.
+func (m *meter) calibrate() error {
+	first, err := m.timeCalls(1)
+	if err != nil {
+		return err
+	}
+	if first >= m.tm.minTime && m.tm.stat == "best" {
+		m.secs = append(m.secs, first.Seconds())
+	}
+	m.n = 1
+	for len(m.secs) == 0 {
+		d, err := m.timeCalls(m.n)
 		if err != nil {
-			return sample{}, err
+			return err
 		}
-		secs = append(secs, d.Seconds()/float64(n))
+		if d >= m.tm.minTime {
+			m.secs = append(m.secs, d.Seconds()/float64(m.n))
+			break
+		}
+		if d >= m.tm.minTime/4 {
+			m.n = int(float64(m.n)*float64(m.tm.minTime)/float64(d)) + 1
+			break
+		}
+		m.n *= 4
 	}
-	return sample{secs: summarise(secs, tm.stat), calls: n, reps: len(secs)}, nil
+	return nil
+}
+
+// more reports whether another repetition is due: always while there is
+// none (even when the calibration spent the budget), else up to reps
+// within the budget.
+func (m *meter) more() bool {
+	return len(m.secs) == 0 || len(m.secs) < m.tm.reps && (m.tm.budget <= 0 || m.spent < m.tm.budget)
+}
+
+// rep times one repetition.
+func (m *meter) rep() error {
+	d, err := m.timeCalls(m.n)
+	if err != nil {
+		return err
+	}
+	m.secs = append(m.secs, d.Seconds()/float64(m.n))
+	return nil
+}
+
+// sample summarises the repetitions.
+func (m *meter) sample() sample {
+	return sample{secs: summarise(m.secs, m.tm.stat), calls: m.n, reps: len(m.secs)}
 }
 
 // summarise is the best (smallest) or the median of per-call times.

@@ -111,3 +111,43 @@ func TestWarmUp(t *testing.T) {
 		t.Errorf("a failing call: %v after %d calls, want its error after 1", err, calls)
 	}
 }
+
+// TestMeasurePair: the two calls' repetitions are taken in turns after
+// both are calibrated, and each side gets its own repetitions and batch.
+func TestMeasurePair(t *testing.T) {
+	p := tcontract.NewPool(1)
+	defer p.Close()
+	var order []byte
+	slow := func(name byte, d time.Duration) callFunc {
+		return func(*tcontract.Pool) error { order = append(order, name); time.Sleep(d); return nil }
+	}
+	tm := timing{reps: 3, minTime: time.Millisecond, stat: "median"}
+	sa, sb, err := measurePair(slow('a', 3*time.Millisecond), slow('b', 2*time.Millisecond), p, tm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each: its first call, a calibration batch of one call (a whole
+	// repetition), then two more repetitions in turns.
+	if got, want := string(order), "aabbabab"; got != want {
+		t.Errorf("calls in order %q, want %q", got, want)
+	}
+	if sa.reps != 3 || sb.reps != 3 || sa.calls != 1 || sb.calls != 1 || sa.secs < 3e-3 || sb.secs < 2e-3 || sb.secs >= sa.secs {
+		t.Errorf("samples %+v and %+v; want 3 repetitions of one call each, about 3 ms and 2 ms", sa, sb)
+	}
+	// A side out of budget stops while the other goes on.
+	order = order[:0]
+	short := func(*tcontract.Pool) error { order = append(order, 's'); return nil }
+	tm = timing{reps: 4, minTime: time.Millisecond, budget: 4 * time.Millisecond, stat: "median"}
+	_, sl, err := measurePair(short, slow('l', 3*time.Millisecond), p, tm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sl.reps < 1 || sl.reps > 2 {
+		t.Errorf("slow side with a 4 ms budget: %d repetitions, want 1 or 2", sl.reps)
+	}
+	boom := errors.New("boom")
+	failing := func(*tcontract.Pool) error { return boom }
+	if _, _, err := measurePair(short, failing, p, tm); !errors.Is(err, boom) {
+		t.Errorf("failing second call: error %v, want %v", err, boom)
+	}
+}

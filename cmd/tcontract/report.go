@@ -84,7 +84,7 @@ GFLOP/s counts 2mnk real flops per call (8mnk for complex types). peak is the
 best of the FMA peak probes this run took (one before each case) for the same
 real type and number of threads; of peak is GFLOP/s over it. vs GEMM is a
 contraction's GFLOP/s over a GEMM of the same m, n, k, type and threads
-(dense row-major operands).
+(dense row-major operands), their repetitions timed in turns.
 `)
 	if rep.Interrupted {
 		fmt.Fprintf(bw, "\ninterrupted: %d of %d measurements done\n", rep.Done, rep.Planned)

@@ -64,8 +64,8 @@ type result struct {
 // afterUnit, when set (by tests), runs after each unit of the suite.
 var afterUnit func()
 
-// gemmKey names one GEMM measurement, shared by a GEMM row and the
-// contractions of the same size.
+// gemmKey names one GEMM row's measurement, so that a size listed twice
+// is measured once.
 type gemmKey struct {
 	typ     string
 	threads int
@@ -82,7 +82,7 @@ type suite struct {
 	pools map[int]*tcontract.Pool
 	store store
 	peaks []peakRow // best probe per real type and thread count so far
-	gemms map[gemmKey]float64
+	gemms map[gemmKey]bool
 	rep   *report
 	// warmed: the run's first measurement has had its warm-up.
 	warmed bool
@@ -93,7 +93,7 @@ func runSuite(ctx context.Context, cfg benchConfig, prog *progress) (*report, er
 		cfg:   cfg,
 		prog:  prog,
 		pools: map[int]*tcontract.Pool{},
-		gemms: map[gemmKey]float64{},
+		gemms: map[gemmKey]bool{},
 		rep: &report{
 			ISA:       tcontract.ISA(),
 			Stat:      cfg.tm.stat,
@@ -151,11 +151,12 @@ func (s *suite) extents(t spec.Type, c tccg.Case) map[byte]int {
 	return ext
 }
 
-// count is the number of measurements the suite takes: each row, plus the
-// GEMMs at the contractions' sizes that no GEMM row measures.
+// count is the number of measurements the suite takes: each GEMM row
+// (a size listed twice is measured once), and each contraction with the
+// GEMM measured beside it.
 func (s *suite) count() int {
 	n := 0
-	for _, t := range s.cfg.types {
+	for range s.cfg.types {
 		seen := map[mnk]bool{}
 		for _, sz := range s.cfg.sizes {
 			if !seen[sz] {
@@ -163,14 +164,7 @@ func (s *suite) count() int {
 				n++
 			}
 		}
-		for _, c := range s.cfg.cases {
-			m, nn, k := c.MNK(s.extents(t, c))
-			n++
-			if sz := (mnk{m, nn, k}); !seen[sz] {
-				seen[sz] = true
-				n++
-			}
-		}
+		n += 2 * len(s.cfg.cases)
 	}
 	return n * len(s.cfg.threads)
 }
@@ -260,7 +254,7 @@ func (s *suite) measureGemm(t spec.Type, size mnk) ([]result, error) {
 	var rows []result
 	for _, th := range s.cfg.threads {
 		key := gemmKey{t.Name, th, size}
-		if _, ok := s.gemms[key]; ok {
+		if s.gemms[key] {
 			continue
 		}
 		if call == nil {
@@ -273,14 +267,14 @@ func (s *suite) measureGemm(t spec.Type, size mnk) ([]result, error) {
 		if err := s.take(&r, t, call, "gemm "+size.String()); err != nil {
 			return nil, fmt.Errorf("%s gemm %s on %d threads: %w", t.Name, size, th, err)
 		}
-		s.gemms[key] = r.GFlops
+		s.gemms[key] = true
 		rows = append(rows, r)
 	}
 	return rows, nil
 }
 
-// caseUnit measures one TCCG contraction on every thread count, then a
-// GEMM of its m, n, k (unless measured already) for the ratio.
+// caseUnit measures one TCCG contraction on every thread count, each
+// beside a GEMM of its m, n, k (measurePair) for the ratio.
 func (s *suite) caseUnit(t spec.Type, c tccg.Case) error {
 	s.probe(t)
 	ext := s.extents(t, c)
@@ -290,25 +284,24 @@ func (s *suite) caseUnit(t spec.Type, c tccg.Case) error {
 	if err != nil {
 		return err
 	}
+	// The GEMM reuses the contraction's memory: its operands have the
+	// same sizes.
+	gemm, err := newGemm(&s.store, t, mnk{m, n, k})
+	if err != nil {
+		return err
+	}
 	var rows []result
 	for _, th := range s.cfg.threads {
 		r := result{Type: t.Name, Threads: th, Kind: "tccg", ID: c.ID, Name: c.Name, Spec: c.Spec, M: m, N: n, K: k}
-		if err := s.take(&r, t, call, fmt.Sprintf("tccg %d %s", c.ID, c.Name)); err != nil {
+		g := result{M: m, N: n, K: k}
+		if err := s.takePair(&r, &g, t, call, gemm, fmt.Sprintf("tccg %d %s", c.ID, c.Name)); err != nil {
 			return fmt.Errorf("%s tccg %d %s on %d threads: %w", t.Name, c.ID, c.Name, th, err)
 		}
-		rows = append(rows, r)
-	}
-	// The GEMM reuses the contraction's memory: its operands have the
-	// same sizes.
-	if _, err := s.measureGemm(t, mnk{m, n, k}); err != nil {
-		return err
-	}
-	for i := range rows {
-		g := s.gemms[gemmKey{t.Name, rows[i].Threads, mnk{m, n, k}}]
-		rows[i].GemmGFlops = g
-		if g > 0 {
-			rows[i].VsGemm = rows[i].GFlops / g
+		r.GemmGFlops = g.GFlops
+		if g.GFlops > 0 {
+			r.VsGemm = r.GFlops / g.GFlops
 		}
+		rows = append(rows, r)
 	}
 	s.rep.Results = append(s.rep.Results, rows...)
 	s.unitDone()
@@ -318,22 +311,49 @@ func (s *suite) caseUnit(t spec.Type, c tccg.Case) error {
 // take measures call on one thread count into r.
 func (s *suite) take(r *result, t spec.Type, call callFunc, label string) error {
 	s.prog.show(fmt.Sprintf("%s %dT %s", t.Name, r.Threads, label))
-	if !s.warmed {
-		s.warmed = true
-		if err := warmUp(call, s.pools[r.Threads], s.cfg.tm.warm); err != nil {
-			return err
-		}
+	if err := s.warm(call, r.Threads); err != nil {
+		return err
 	}
 	smp, err := measure(call, s.pools[r.Threads], s.cfg.tm)
 	if err != nil {
 		return err
 	}
+	s.fill(r, t, smp)
+	return nil
+}
+
+// takePair measures call into r and, in turns with it, gemm into g, on
+// r's thread count.
+func (s *suite) takePair(r, g *result, t spec.Type, call, gemm callFunc, label string) error {
+	s.prog.show(fmt.Sprintf("%s %dT %s", t.Name, r.Threads, label))
+	if err := s.warm(call, r.Threads); err != nil {
+		return err
+	}
+	sc, sg, err := measurePair(call, gemm, s.pools[r.Threads], s.cfg.tm)
+	if err != nil {
+		return err
+	}
+	s.fill(r, t, sc)
+	s.fill(g, t, sg)
+	return nil
+}
+
+// warm runs the warm-up before the run's first measurement.
+func (s *suite) warm(call callFunc, threads int) error {
+	if s.warmed {
+		return nil
+	}
+	s.warmed = true
+	return warmUp(call, s.pools[threads], s.cfg.tm.warm)
+}
+
+// fill puts a measurement of r's product into r and counts it done.
+func (s *suite) fill(r *result, t spec.Type, smp sample) {
 	r.Flops = flopsOf(t, r.M, r.N, r.K)
 	r.Seconds, r.Calls, r.Reps = smp.secs, smp.calls, smp.reps
 	r.GFlops = r.Flops / smp.secs / 1e9
 	s.rep.Done++
 	s.prog.step()
-	return nil
 }
 
 func (s *suite) unitDone() {
