@@ -43,6 +43,20 @@ func TestTable(t *testing.T) {
 	}
 }
 
+// TestTilesTable compiles the column kernel of every AVX512 row and checks
+// its tile loop wraps the kernel's k loop, prefetch of C and epilogues.
+func TestTilesTable(t *testing.T) {
+	for _, k := range spec.KernelsFor(spec.AVX512) {
+		g := x86.New(k, 64)
+		tiles(g)
+		want := []string{"tiles", "tile", "loop", "remloop", "cfetched", "beta0", "beta1", "strided", "done"}
+		missing, err := x86.MissingLabels(g.Ctx, want)
+		if err != nil || len(missing) > 0 {
+			t.Errorf("%s: %v, missing %v", x86.TilesName(k), err, missing)
+		}
+	}
+}
+
 // TestRejects: a tile that leaves too few registers is refused, not
 // silently spilled.
 func TestRejects(t *testing.T) {
@@ -135,6 +149,7 @@ func TestCleanReturns(t *testing.T) {
 			emit func() *build.Context
 		}{
 			{"kernel", func() *build.Context { g := x86.New(k, 64); kernel(g); return g.Ctx }},
+			{"tiles", func() *build.Context { g := x86.New(k, 64); tiles(g); return g.Ctx }},
 			{"direct", func() *build.Context { g := x86.New(k, 64); direct(g); return g.Ctx }},
 			{"packa", func() *build.Context { pk := x86.NewPacker(k, "a", 64); packer(pk); return pk.Ctx }},
 			{"packb", func() *build.Context { pk := x86.NewPacker(k, "b", 64); packer(pk); return pk.Ctx }},

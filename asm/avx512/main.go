@@ -27,6 +27,11 @@ func main() {
 		if err := cfg.File(g.Ctx, k.Name()+"_amd64"); err != nil {
 			log.Fatal(err)
 		}
+		t := x86.New(k, 64)
+		tiles(t)
+		if err := cfg.File(t.Ctx, x86.TilesName(k)+"_amd64"); err != nil {
+			log.Fatal(err)
+		}
 		r := x86.New(k, 64)
 		runsKernel(r)
 		if err := cfg.File(r.Ctx, x86.RunsName(k)+"_amd64"); err != nil {
@@ -69,7 +74,7 @@ func main() {
 			log.Fatal(err)
 		}
 	}
-	for _, pattern := range []string{"gemm_*_avx512_amd64.*", "direct_*_avx512_amd64.*", "runs_*_avx512_amd64.*", "pack?_*_avx512_amd64.*", "pack1e_*_avx512_amd64.*", "pack1r_*_avx512_amd64.*", "peak_*_avx512_amd64.*"} {
+	for _, pattern := range []string{"gemm_*_avx512_amd64.*", "tiles_*_avx512_amd64.*", "direct_*_avx512_amd64.*", "runs_*_avx512_amd64.*", "pack?_*_avx512_amd64.*", "pack1e_*_avx512_amd64.*", "pack1r_*_avx512_amd64.*", "peak_*_avx512_amd64.*"} {
 		if err := emit.Prune(*out, pattern, cfg.Written); err != nil {
 			log.Fatal(err)
 		}

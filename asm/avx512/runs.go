@@ -38,7 +38,7 @@ func runsKernel(g *x86.Gen) {
 	c.Load(c.Param("cols"), cols)
 	c.Load(c.Param("n"), x86.N)
 	prefetchRuns(g, p, rows, cols)
-	body(g, p, o)
+	body(g, p, o, g.KLoop)
 
 	scratch := append(append([]reg.VecPhysical{}, p.a...), p.b...)
 	alpha, beta, tmp := scratch[0], scratch[1], scratch[2]

@@ -12,8 +12,8 @@ import (
 func tilesName(k spec.Kernel) string { return "tiles" + strings.TrimPrefix(k.Name(), "gemm") }
 
 // hasTiles reports whether a row has an assembly column kernel (asm/avx2
-// emits them).
-func hasTiles(k spec.Kernel) bool { return k.ISA == spec.AVX2 }
+// and asm/avx512 emit them).
+func hasTiles(k spec.Kernel) bool { return k.ISA == spec.AVX2 || k.ISA == spec.AVX512 }
 
 // tilesParams is the parameter list of a TilesFunc.
 func tilesParams() []Code {

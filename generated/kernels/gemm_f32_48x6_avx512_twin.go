@@ -240,3 +240,15 @@ func runs_f32_48x6_avx512_go(k int, a, b, c *byte, rows, cols *int64, n int, alp
 		}
 	}
 }
+
+// tiles_f32_48x6_avx512_go is the pure-Go twin of tiles_f32_48x6_avx512: gemm_f32_48x6_avx512_go on tile t < tiles,
+// with A's sliver t (48·k reals on) and C at c + offs[t] bytes.
+func tiles_f32_48x6_avx512_go(k int, a, b, c *byte, offs *int64, tiles, rsc, csc, m, n int, alpha, beta *byte) {
+	if tiles <= 0 {
+		return
+	}
+	o := unsafe.Slice(offs, tiles)
+	for t := range tiles {
+		gemm_f32_48x6_avx512_go(k, (*byte)(unsafe.Add(unsafe.Pointer(a), t*192*k)), b, (*byte)(unsafe.Add(unsafe.Pointer(c), o[t])), rsc, csc, m, n, alpha, beta)
+	}
+}

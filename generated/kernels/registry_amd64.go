@@ -94,6 +94,12 @@ var (
 		5: runs_f64_24x6_avx512,
 	}
 	asmTiles = [13]TilesFunc{
+		0: tiles_f32_64x6_avx512,
+		1: tiles_f64_32x6_avx512,
+		2: tiles_f32_32x6_avx512,
+		3: tiles_f32_48x6_avx512,
+		4: tiles_f64_16x6_avx512,
+		5: tiles_f64_24x6_avx512,
 		6: tiles_f32_16x6_avx2,
 		7: tiles_f32_24x3_avx2,
 		8: tiles_f64_8x6_avx2,
