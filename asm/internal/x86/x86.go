@@ -389,6 +389,11 @@ func DirectLabels(k spec.Kernel, mvs int, family string) []string {
 // the prefix of the label they follow: each of prefixes, or none (the
 // count under ""), up to the next label.
 func LoopPrefetches(c *build.Context, prefixes ...string) (map[string]int, error) {
+	return LoopOps(c, "PREFETCHT0", prefixes...)
+}
+
+// LoopOps is LoopPrefetches for the instructions of any opcode.
+func LoopOps(c *build.Context, opcode string, prefixes ...string) (map[string]int, error) {
 	f, err := c.Result()
 	if err != nil {
 		return nil, err
@@ -406,7 +411,7 @@ func LoopPrefetches(c *build.Context, prefixes ...string) (map[string]int, error
 					}
 				}
 			case *ir.Instruction:
-				if n.Opcode == "PREFETCHT0" {
+				if n.Opcode == opcode {
 					counts[cur]++
 				}
 			}
