@@ -55,16 +55,11 @@ type sample struct {
 // "best" also the first call (its one-off costs, a few milliseconds, can
 // only lose against the later repetitions).
 func measure(call callFunc, p *tcontract.Pool, tm timing) (sample, error) {
-	m := &meter{call: call, p: p, tm: tm}
-	if err := m.calibrate(); err != nil {
+	s, err := measureInTurns(p, tm, call)
+	if err != nil {
 		return sample{}, err
 	}
-	for m.more() {
-		if err := m.rep(); err != nil {
-			return sample{}, err
-		}
-	}
-	return m.sample(), nil
+	return s[0], nil
 }
 
 // measurePair times a and b as measure does each, their repetitions taken
@@ -73,26 +68,42 @@ func measure(call callFunc, p *tcontract.Pool, tm timing) (sample, error) {
 // burst of load on the shared machine could slow either side alone for
 // seconds: the same GEMM read 49 GFLOP/s in one run and 73 in the next.
 func measurePair(a, b callFunc, p *tcontract.Pool, tm timing) (sa, sb sample, err error) {
-	ma, mb := &meter{call: a, p: p, tm: tm}, &meter{call: b, p: p, tm: tm}
-	if err := ma.calibrate(); err != nil {
+	s, err := measureInTurns(p, tm, a, b)
+	if err != nil {
 		return sample{}, sample{}, err
 	}
-	if err := mb.calibrate(); err != nil {
-		return sample{}, sample{}, err
+	return s[0], s[1], nil
+}
+
+// measureInTurns calibrates each call in order, then takes one repetition
+// of each call that is still due, in turns, until none is.
+func measureInTurns(p *tcontract.Pool, tm timing, calls ...callFunc) ([]sample, error) {
+	ms := make([]*meter, len(calls))
+	for i, call := range calls {
+		ms[i] = &meter{call: call, p: p, tm: tm}
+		if err := ms[i].calibrate(); err != nil {
+			return nil, err
+		}
 	}
-	for ma.more() || mb.more() {
-		for _, m := range []*meter{ma, mb} {
+	for due := true; due; {
+		due = false
+		for _, m := range ms {
 			if m.more() {
+				due = true
 				if err := m.rep(); err != nil {
-					return sample{}, sample{}, err
+					return nil, err
 				}
 			}
 		}
 	}
-	return ma.sample(), mb.sample(), nil
+	s := make([]sample, len(ms))
+	for i, m := range ms {
+		s[i] = m.sample()
+	}
+	return s, nil
 }
 
-// meter is one measurement in progress (measure): the batch length the
+// meter is one measurement in progress (measureInTurns): the batch length the
 // calibration found, the time spent and the repetitions so far.
 type meter struct {
 	call  callFunc
