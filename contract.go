@@ -43,23 +43,24 @@ func Gemm[T Scalar](alpha T, a, b Tensor[T], beta T, c Tensor[T], opts ...Option
 }
 
 func run[T Scalar](spec string, alpha T, a, b *Tensor[T], beta T, c *Tensor[T], opts []Option) error {
-	ops := [3]runtime.Operand{operand(a), operand(b), operand(c)}
+	var ops [3]runtime.Operand
+	setOperand(&ops[0], a)
+	setOperand(&ops[1], b)
+	setOperand(&ops[2], c)
 	return poolOf(opts).p.Run(spec, typed.OpsOf[T](), &ops, unsafe.Pointer(&alpha), unsafe.Pointer(&beta))
 }
 
-func operand[T Scalar](t *Tensor[T]) runtime.Operand {
-	// The shape and strides are rebuilt from pointer and length, read one
-	// word at a time: a copy of the whole slice header by one 16-byte load
-	// right after the caller's 8-byte stores of the same words is not
-	// forwarded and stalls.
-	op := runtime.Operand{View: runtime.View{
-		Len:     len(t.Data),
-		Shape:   unsafe.Slice(unsafe.SliceData(t.Shape), len(t.Shape)),
-		Strides: unsafe.Slice(unsafe.SliceData(t.Strides), len(t.Strides)),
-		Offset:  t.Offset,
-	}}
+// setOperand fills op from t one word at a time, in place. Built as a value
+// and then copied, the operand would be written by 8-byte stores and read
+// back at once by 16-byte loads, which are not forwarded from them and stall.
+// For the same reason the shape and strides are rebuilt from pointer and
+// length rather than copied as slice headers.
+func setOperand[T Scalar](op *runtime.Operand, t *Tensor[T]) {
+	op.Len = len(t.Data)
+	op.Shape = unsafe.Slice(unsafe.SliceData(t.Shape), len(t.Shape))
+	op.Strides = unsafe.Slice(unsafe.SliceData(t.Strides), len(t.Strides))
+	op.Offset = t.Offset
 	if len(t.Data) > 0 {
 		op.Data = unsafe.Pointer(unsafe.SliceData(t.Data))
 	}
-	return op
 }

@@ -140,7 +140,7 @@ func (c *call) tallDirect() bool {
 // tall product (tallDirect): this member's share of the runs of M's
 // fastest dim, each in one kernel call over its row and column tiles, in
 // steps of directKC.
-func (c *call) directTall(member, members int, off [3]int) {
+func (c *call) directTall(member, members int, off *[3]int) {
 	p := c.plan
 	e0 := p.M.Dims[0].Ext
 	lda, rsb := p.K.Dims[0].S[opA], p.K.Dims[0].S[opB]
@@ -188,9 +188,9 @@ func (c *call) directSolo() {
 			}
 		}
 		if c.tall {
-			c.directTall(0, 1, off)
+			c.directTall(0, 1, &off)
 		} else {
-			c.directGemm(0, 1, off)
+			c.directGemm(0, 1, &off)
 		}
 	}
 }
@@ -201,7 +201,7 @@ func (c *call) directSolo() {
 // several dims (skinnyDirect) each column tile's offsets in B and C come
 // from N's dims (Offsets), and a tile whose columns are not evenly spaced
 // in both runs as pieces that are, one call each.
-func (c *call) directGemm(member, members int, off [3]int) {
+func (c *call) directGemm(member, members int, off *[3]int) {
 	p := c.plan
 	nr := c.kern.NR
 	stride := func(g *Group, o int) int {

@@ -107,21 +107,21 @@ func (c *call) member(r int, bufs workspace.WorkerBufs) {
 		case p.K.Size == 0:
 			c.scaleC(&ms, off[opC])
 		case c.direct && c.tall && ms.solo:
-			c.directTall(0, 1, off)
+			c.directTall(0, 1, &off)
 		case c.direct && c.tall:
-			c.directTall(r, c.members, off)
+			c.directTall(r, c.members, &off)
 		case c.direct && ms.solo:
-			c.directGemm(0, 1, off)
+			c.directGemm(0, 1, &off)
 		case c.direct:
-			c.directGemm(r, c.members, off)
+			c.directGemm(r, c.members, &off)
 		default:
-			c.gemm(&ms, off)
+			c.gemm(&ms, &off)
 		}
 	}
 }
 
 // gemm is one batch element's product: the jc and pc loops, one round each.
-func (c *call) gemm(ms *memberState, off [3]int) {
+func (c *call) gemm(ms *memberState, off *[3]int) {
 	p := c.plan
 	b := c.blk
 	sc := &ms.sc
@@ -575,7 +575,7 @@ func split(total, parts, i, align int) (int, int) {
 
 // bases are the addresses of A's, B's and C's elements at the offsets off
 // (in elements, a batch element's) from the all-zero coordinates.
-func (c *call) bases(off [3]int) (a, b, cc unsafe.Pointer) {
+func (c *call) bases(off *[3]int) (a, b, cc unsafe.Pointer) {
 	return unsafe.Add(c.base[opA], off[opA]*c.tsize), unsafe.Add(c.base[opB], off[opB]*c.tsize),
 		unsafe.Add(c.base[opC], off[opC]*c.tsize)
 }
