@@ -110,6 +110,15 @@ func BenchmarkGemm(b *testing.B) {
 	}
 }
 
+// BenchmarkCallOverhead: what a call costs beyond its arithmetic, on
+// products of one element and of 8×8×8 (validation, the plan cache's hit,
+// binding, the choice of path), float32 on the default pool.
+func BenchmarkCallOverhead(b *testing.B) {
+	for _, n := range []int{1, 8} {
+		b.Run(fmt.Sprintf("gemm/%dx%dx%d", n, n, n), func(b *testing.B) { benchGemm[float32](b, n, n, n, 1) })
+	}
+}
+
 func benchContract[T tc.Scalar](b *testing.B, cs tccg.Case, threads int) {
 	ops := typed.OpsOf[T]()
 	ext := cs.Extents(ops.RealSize)
