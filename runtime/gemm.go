@@ -574,7 +574,10 @@ func split(total, parts, i, align int) (int, int) {
 }
 
 // bases are the addresses of A's, B's and C's elements at the offsets off
-// (in elements, a batch element's) from the all-zero coordinates.
+// (in elements, a batch element's) from the all-zero coordinates. off comes
+// by pointer here and in the loops that pass it on: copied as a value right
+// after its 8-byte stores, it was read back by 16-byte loads, which are not
+// forwarded from them and stall a small call.
 func (c *call) bases(off *[3]int) (a, b, cc unsafe.Pointer) {
 	return unsafe.Add(c.base[opA], off[opA]*c.tsize), unsafe.Add(c.base[opB], off[opB]*c.tsize),
 		unsafe.Add(c.base[opC], off[opC]*c.tsize)
