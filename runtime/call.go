@@ -78,10 +78,13 @@ type call struct {
 	ownSlivers bool
 	direct     bool // the direct path: nothing packed
 	tall       bool // on it, a tall product row tile by row tile (directTall)
-	sync       teamSync
-	req        workspace.Req
-	lease      *workspace.TeamLease
-	panels     [][]byte // packed-B panel buffers
+	// complexB: a complex product whose B the direct kernel reads in place
+	// as the 1r layout, against A packed in 1e (complexdirect.go).
+	complexB bool
+	sync     teamSync
+	req      workspace.Req
+	lease    *workspace.TeamLease
+	panels   [][]byte // packed-B panel buffers
 
 	helpers []*poolWorker
 	pending atomic.Int32

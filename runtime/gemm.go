@@ -166,7 +166,7 @@ func (c *call) gemm(ms *memberState, off *[3]int) {
 				t := &c.sync
 				t.waitUntil(func() bool { return t.minDone() >= round-1 })
 			}
-			if s0, s1 := split(nSl, members, ms.id, 1); s0 < s1 && !own {
+			if s0, s1 := split(nSl, members, ms.id, 1); s0 < s1 && !own && !c.complexB {
 				c.packB(panel, bBase, sc, kB, s0, s1, nc, kc)
 			}
 			if !ms.solo {
@@ -208,7 +208,11 @@ func (c *call) gemm(ms *memberState, off *[3]int) {
 					c.packA(ms.bufs.A, aBase, sc, kA, kStrideA, mc, kc)
 					ms.packed = ic
 				}
-				c.macroKernel(sc, ms.bufs, panel, cBase, kc, mc, s0, s1, nc, pc == 0)
+				if c.complexB {
+					c.directSlivers(sc, ms.bufs, bBase, cBase, kB, kc, mc, nc, pc == 0)
+				} else {
+					c.macroKernel(sc, ms.bufs, panel, cBase, kc, mc, s0, s1, nc, pc == 0)
+				}
 				if !ms.solo {
 					c.sync.publishMax(&c.sync.unitDone[u], round+1)
 				}

@@ -242,7 +242,7 @@ func (c *call) chooseTeam() {
 			want = min(want, ceilDiv(p.M.Size, mr)*ceilDiv(p.N.Size, nr))
 		}
 	}
-	c.rowMaps, c.runsFn, c.mapsFn = false, nil, nil
+	c.rowMaps, c.runsFn, c.mapsFn, c.complexB = false, nil, nil, false
 	c.pool.acquire(c, want-1)
 	c.members = 1 + len(c.helpers)
 	c.batchPar = c.members > 1 && c.batchWorthwhile(c.members)
@@ -325,6 +325,7 @@ func (c *call) chooseTeam() {
 	// 62-77 and 26-30 to 33-52, and float32 GEMM 4096×64×4096 from
 	// 215-226 to 241-283.
 	c.ownSlivers = c.members > 1 && !c.batchPar && blocks == 1
+	c.complexB = c.complexDirect()
 	if c.members > 1 && !c.batchPar && p.K.Size > 0 {
 		rounds := p.Batch.Size * ceilDiv(p.N.Size, c.blk.NC) * ceilDiv(p.K.Size, c.blk.KC)
 		c.sync.prepare(c.members, rounds, c.units)

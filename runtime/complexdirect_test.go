@@ -1,0 +1,160 @@
+package runtime
+
+import (
+	"math"
+	"math/cmplx"
+	"math/rand/v2"
+	"testing"
+	"unsafe"
+
+	"github.com/tcontract/tcontract/generated/typed"
+	"github.com/tcontract/tcontract/internal/spec"
+)
+
+// chooseComplex is chooseFor for a complex type over the named real type,
+// with a real or complex alpha and beta as bind would leave them.
+func chooseComplex(p *Pool, threads int, real string, m, n, k Dim, realAlpha, realBeta bool) *call {
+	kern, _ := KernelFor(real)
+	ty, _ := spec.TypeByName(real)
+	c := newCall(p, threads)
+	c.kern, c.fn = kern, funcOf(kern)
+	c.mrR, c.nrR = kern.MR, kern.NR
+	c.cf, c.tsize, c.rsize = 2, 2*ty.Size, ty.Size
+	c.alphaB, c.betaDirect = nil, realBeta
+	if !realAlpha {
+		c.alphaB = &c.alpha[0]
+	}
+	c.plan = &Plan{Batch: Group{Size: 1}, M: groupOf(m), N: groupOf(n), K: groupOf(k)}
+	c.chooseTeam()
+	p.release(c)
+	return c
+}
+
+// A complex product reads B in place (complexDirect) when C's rows and
+// B's depth steps are adjacent, alpha and beta are real, one member runs
+// it, and it is small or has few row tiles; in no other case.
+func TestComplexDirect(t *testing.T) {
+	pools := map[int]*Pool{1: NewPool(1), 2: NewPool(2)}
+	defer pools[1].Close()
+	defer pools[2].Close()
+	for _, real := range []string{"float32", "float64"} {
+		k, _ := KernelFor(real)
+		if k.Direct == nil {
+			continue // no direct kernels on this path
+		}
+		skinny := complexSkinnyTiles * k.MR / 2 // complex rows
+		for _, tc := range []struct {
+			name                string
+			m, n, depth         int
+			threads             int
+			bStrided, cStrided  bool
+			realAlpha, realBeta bool
+			want                bool
+		}{
+			{"64³", 64, 64, 64, 1, false, false, true, true, true},
+			{"B's depth strided", 64, 64, 64, 1, true, false, true, true, false},
+			{"C's rows strided", 64, 64, 64, 1, false, true, true, true, false},
+			{"complex alpha", 64, 64, 64, 1, false, false, false, true, false},
+			{"complex beta", 64, 64, 64, 1, false, false, true, false, false},
+			{"1024³", 1024, 1024, 1024, 1, false, false, true, true, false},
+			{"skinny", skinny, 4096, 4096, 1, false, false, true, true, true},
+			{"a tile past skinny", skinny + k.MR/2, 4096, 4096, 1, false, false, true, true, false},
+			{"a team of 2", 128, 128, 128, 2, false, false, true, true, false},
+		} {
+			m, n, depth := tc.m, tc.n, tc.depth
+			// Column-major C = A·B; the strided variants swap one operand's
+			// two strides.
+			dm := Dim{Ext: m, S: [3]int{1, 0, 1}}
+			dn := Dim{Ext: n, S: [3]int{0, depth, m}}
+			dk := Dim{Ext: depth, S: [3]int{m, 1, 0}}
+			if tc.bStrided {
+				dn.S[opB], dk.S[opB] = 1, n
+			}
+			if tc.cStrided {
+				dm.S[opC], dn.S[opC] = n, 1
+			}
+			c := chooseComplex(pools[tc.threads], tc.threads, real, dm, dn, dk, tc.realAlpha, tc.realBeta)
+			if tc.threads == 2 && c.members != 2 {
+				t.Errorf("%s, %s: %d members, want 2", real, tc.name, c.members)
+			}
+			if c.complexB != tc.want {
+				t.Errorf("%s, %s (%d×%d×%d): B in place %v, want %v", real, tc.name, m, n, depth, c.complexB, tc.want)
+			}
+		}
+	}
+}
+
+// Complex products that read B in place, and their neighbours that do
+// not, against a plain loop: small and skinny (several depth blocks),
+// C with a padded leading dimension, real and complex alpha and beta,
+// and NaN in C with beta = 0.
+func TestComplexDirectProduct(t *testing.T) {
+	testComplexDirectProduct[complex64](t, 2e-6)
+	testComplexDirectProduct[complex128](t, 1e-14)
+}
+
+func testComplexDirectProduct[T complex64 | complex128](t *testing.T, eps float64) {
+	rng := rand.New(rand.NewPCG(11, 4))
+	ops := typed.OpsOf[T]()
+	pool := NewPool(1)
+	defer pool.Close()
+	rnd := func() T { return T(complex(rng.Float64()-0.5, rng.Float64()-0.5)) }
+	for _, s := range [][3]int{{64, 64, 64}, {45, 29, 700}, {40, 300, 1000}, {3, 7, 5}} {
+		m, n, depth := s[0], s[1], s[2]
+		ldc := m + 3
+		a := make([]T, m*depth) // column-major
+		b := make([]T, depth*n) // column-major: depth steps adjacent
+		for i := range a {
+			a[i] = rnd()
+		}
+		for i := range b {
+			b[i] = rnd()
+		}
+		for _, sc := range []struct {
+			alpha, beta T
+		}{{1, 0}, {1.5, 0}, {1, -0.5}, {complex(0.5, 0.25), 1}, {1, complex(0.5, -1)}} {
+			c := make([]T, ldc*n)
+			for i := range c {
+				c[i] = rnd()
+				if sc.beta == 0 {
+					c[i] = T(complex(math.NaN(), 0))
+				}
+			}
+			c0 := append([]T(nil), c...)
+			opv := [3]Operand{
+				{View: View{Len: len(a), Shape: []int{m, depth}, Strides: []int{1, m}}, Data: unsafe.Pointer(&a[0])},
+				{View: View{Len: len(b), Shape: []int{depth, n}, Strides: []int{1, depth}}, Data: unsafe.Pointer(&b[0])},
+				{View: View{Len: len(c), Shape: []int{m, n}, Strides: []int{1, ldc}}, Data: unsafe.Pointer(&c[0])},
+			}
+			alpha, beta := sc.alpha, sc.beta
+			if err := pool.Run("ik,kj->ij", ops, &opv, unsafe.Pointer(&alpha), unsafe.Pointer(&beta)); err != nil {
+				t.Fatal(err)
+			}
+			for j := 0; j < n; j++ {
+				for i := 0; i < ldc; i++ {
+					got := complex128(c[i+j*ldc])
+					if i >= m {
+						if got != complex128(c0[i+j*ldc]) && !cmplx.IsNaN(got) {
+							t.Fatalf("%T %d×%d×%d: C's padding [%d,%d] written", alpha, m, n, depth, i, j)
+						}
+						continue
+					}
+					var sum complex128
+					mag := 0.0
+					for p := 0; p < depth; p++ {
+						x := complex128(a[i+p*m]) * complex128(b[p+j*depth])
+						sum += x
+						mag += cmplx.Abs(x)
+					}
+					want := complex128(alpha) * sum
+					if beta != 0 {
+						want += complex128(beta) * complex128(c0[i+j*ldc])
+					}
+					if cmplx.Abs(got-want) > eps*float64(depth)*(mag+2) {
+						t.Fatalf("%T %d×%d×%d alpha %v beta %v: C[%d,%d] = %v, want %v", alpha, m, n, depth, alpha, beta, i, j, got, want)
+					}
+				}
+			}
+		}
+	}
+}
