@@ -18,7 +18,7 @@ import (
 // rows are adjacent. Nothing of B is packed, and an edge tile of fewer than NR columns does only its
 // own FMAs, where the packed kernel computes all NR. On one thread
 // (medians of 6 alternating runs), complex64 and complex128 GEMM ran
-// 1.08 and 1.07 times as fast at 64³, 1.05 and 1.06 at 128³, and 1.02-1.05
+// 1.08 and 1.07 times as fast at 64³, 1.05 and 1.06 at 128³, and 1.00-1.02
 // at 192³; complex64 4096×64×4096 1.12-1.17 and complex128 1.08.
 
 // complexSkinnyTiles is the most row tiles (of the kernel's real rows) a
