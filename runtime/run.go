@@ -154,9 +154,15 @@ func (c *call) bind(plan *Plan, t *typed.Ops, ops *[3]Operand, alpha, beta unsaf
 	c.plan = plan
 	if c.ops != t {
 		// The path is fixed for the process: a record keeps its type's
-		// kernel from call to call.
+		// kernel, and its ones and zero, from call to call.
 		c.ops = t
 		c.mainKern, c.mainFn = KernelFor(t.Type.Real)
+		// One, in the element type and in its real type: the real part
+		// of a complex one is the real one, and its imaginary part is
+		// zero.
+		c.one, c.kone, c.kzero = scalar{}, scalar{}, scalar{}
+		copy(c.one[:t.RealSize], realOne(t.RealSize))
+		copy(c.kone[:t.RealSize], realOne(t.RealSize))
 	}
 	c.kern, c.fn = c.mainKern, c.mainFn
 	c.tilesFn = c.kern.Tiles
@@ -175,21 +181,14 @@ func (c *call) bind(plan *Plan, t *typed.Ops, ops *[3]Operand, alpha, beta unsaf
 		c.base[o] = unsafe.Add(ops[src].Data, ops[src].Offset*c.tsize)
 	}
 
-	c.alpha, c.beta, c.one = scalar{}, scalar{}, scalar{}
-	c.kone, c.kzero, c.kalpha, c.kbeta = scalar{}, scalar{}, scalar{}, scalar{}
 	// Each scalar is written from its source, never copied whole from
 	// another just written: a 16-byte load of bytes that narrower stores
 	// wrote a moment before is not forwarded and stalls the call.
-	a, b := unsafe.Slice((*byte)(alpha), c.tsize), unsafe.Slice((*byte)(beta), c.tsize)
-	copy(c.alpha[:c.tsize], a)
-	copy(c.beta[:c.tsize], b)
-	// One, in the element type and in its real type: the real part of a
-	// complex one is the real one, and its imaginary part is zero.
-	copy(c.one[:c.rsize], realOne(c.rsize))
-	copy(c.kone[:c.rsize], realOne(c.rsize))
+	setScalar(&c.alpha, alpha, c.tsize)
+	setScalar(&c.beta, beta, c.tsize)
 	if c.cf == 1 {
-		copy(c.kalpha[:c.tsize], a)
-		copy(c.kbeta[:c.tsize], b)
+		setScalar(&c.kalpha, alpha, c.tsize)
+		setScalar(&c.kbeta, beta, c.tsize)
 		c.alphaB, c.betaDirect = nil, true
 		return
 	}
@@ -198,14 +197,38 @@ func (c *call) bind(plan *Plan, t *typed.Ops, ops *[3]Operand, alpha, beta unsaf
 	// other alpha is folded into B's packing and the kernel's is 1. A beta
 	// with a zero imaginary part is a real the kernel can apply.
 	if allZero(c.alpha[c.rsize:c.tsize]) {
-		copy(c.kalpha[:c.rsize], a[:c.rsize])
+		setScalar(&c.kalpha, alpha, c.rsize)
 		c.alphaB = nil
 	} else {
-		copy(c.kalpha[:c.rsize], realOne(c.rsize))
+		c.kalpha = c.kone // set when the type was, long before
 		c.alphaB = &c.alpha[0]
 	}
 	c.betaDirect = allZero(c.beta[c.rsize:c.tsize])
-	copy(c.kbeta[:c.rsize], c.beta[:c.rsize])
+	setScalar(&c.kbeta, beta, c.rsize)
+}
+
+// setScalar sets dst to the n bytes at src and the rest of dst to zero,
+// with fixed-size moves of at most 8 bytes (a copy of a variable length
+// calls memmove; a 16-byte load right after the caller's two 8-byte
+// stores of a complex128 would stall).
+func setScalar(dst *scalar, src unsafe.Pointer, n int) {
+	d := unsafe.Pointer(dst)
+	lo, hi := (*[8]byte)(d), (*[8]byte)(unsafe.Add(d, 8))
+	switch n {
+	case 4:
+		*lo = [8]byte{}
+		*(*[4]byte)(d) = *(*[4]byte)(src)
+		*hi = [8]byte{}
+	case 8:
+		*lo = *(*[8]byte)(src)
+		*hi = [8]byte{}
+	case 16:
+		*lo = *(*[8]byte)(src)
+		*hi = *(*[8]byte)(unsafe.Add(src, 8))
+	default:
+		*dst = scalar{}
+		copy(dst[:n], unsafe.Slice((*byte)(src), n))
+	}
 }
 
 var one32, one64 = []byte{0, 0, 0x80, 0x3f}, []byte{0, 0, 0, 0, 0, 0, 0xf0, 0x3f}
