@@ -23,46 +23,49 @@ const planCacheSize = 512
 
 var planCache [planCacheSize]atomic.Pointer[Plan]
 
-// lookupPlan returns the plan of a spec, element type name and operand views,
-// from the cache or newly built (and then cached). Errors are not cached.
-func lookupPlan(spec string, t *typed.Ops, v *[3]View) (*Plan, error) {
+// lookupPlan returns the plan of a spec, element type name and the views of
+// the operands ops, from the cache or newly built (and then cached). Errors
+// are not cached. The views are read in place: copied, the words the caller
+// has just stored would be read back by wider loads, which stall.
+func lookupPlan(spec string, t *typed.Ops, ops *[3]Operand) (*Plan, error) {
 	typ := t.Type.Name
-	h := hashKey(spec, typ, v)
+	h := hashKey(spec, typ, ops)
 	slot := &planCache[h%planCacheSize]
-	if p := slot.Load(); p != nil && p.key.matches(h, spec, typ, v) {
+	if p := slot.Load(); p != nil && p.key.matches(h, spec, typ, ops) {
 		return p, nil
 	}
 	sp, err := ParseSpec(spec)
 	if err != nil {
 		return nil, err
 	}
-	p, err := NewPlan(sp, v[opA], v[opB], v[opC], tileOf(t))
+	p, err := NewPlan(sp, ops[opA].View, ops[opB].View, ops[opC].View, tileOf(t))
 	if err != nil {
 		return nil, err
 	}
 	p.key = planKey{hash: h, spec: spec, typ: typ}
 	for o := 0; o < 3; o++ {
-		d := make([]int, 0, 2*len(v[o].Shape))
-		d = append(d, v[o].Shape...)
-		d = append(d, v[o].Strides...)
+		v := &ops[o].View
+		d := make([]int, 0, 2*len(v.Shape))
+		d = append(d, v.Shape...)
+		d = append(d, v.Strides...)
 		p.key.dims[o] = d
-		p.key.nils[o] = v[o].Strides == nil
+		p.key.nils[o] = v.Strides == nil
 	}
 	slot.Store(p)
 	return p, nil
 }
 
-func (k *planKey) matches(h uint64, spec, typ string, v *[3]View) bool {
-	return k.hash == h && k.same(spec, typ, v)
+func (k *planKey) matches(h uint64, spec, typ string, ops *[3]Operand) bool {
+	return k.hash == h && k.same(spec, typ, ops)
 }
 
 // same compares the key in full, without the hash.
-func (k *planKey) same(spec, typ string, v *[3]View) bool {
+func (k *planKey) same(spec, typ string, ops *[3]Operand) bool {
 	if k.spec != spec || k.typ != typ {
 		return false
 	}
 	for o := 0; o < 3; o++ {
-		sh, st := v[o].Shape, v[o].Strides
+		sh, st := ops[o].Shape, ops[o].Strides
 		d := k.dims[o]
 		if k.nils[o] != (st == nil) || len(d) != len(sh)+len(st) {
 			return false
@@ -82,7 +85,7 @@ func (k *planKey) same(spec, typ string, v *[3]View) bool {
 }
 
 // hashKey is FNV-1a over the spec, the type and every extent and stride.
-func hashKey(spec, typ string, v *[3]View) uint64 {
+func hashKey(spec, typ string, ops *[3]Operand) uint64 {
 	const prime = 1099511628211
 	h := uint64(14695981039346656037)
 	for i := 0; i < len(spec); i++ {
@@ -93,14 +96,15 @@ func hashKey(spec, typ string, v *[3]View) uint64 {
 		h = (h ^ uint64(typ[i])) * prime
 	}
 	for o := 0; o < 3; o++ {
-		h = (h ^ uint64(len(v[o].Shape))) * prime
-		for _, e := range v[o].Shape {
+		v := &ops[o].View
+		h = (h ^ uint64(len(v.Shape))) * prime
+		for _, e := range v.Shape {
 			h = (h ^ uint64(e)) * prime
 		}
-		if v[o].Strides == nil {
+		if v.Strides == nil {
 			h = (h ^ 0xfeed) * prime
 		}
-		for _, s := range v[o].Strides {
+		for _, s := range v.Strides {
 			h = (h ^ uint64(s)) * prime
 		}
 	}

@@ -45,11 +45,10 @@ func (p *Pool) Run(spec string, t *typed.Ops, ops *[3]Operand, alpha, beta unsaf
 
 // run is Run on the call slot c.
 func (c *call) run(spec string, t *typed.Ops, ops *[3]Operand, alpha, beta unsafe.Pointer) error {
-	views := [3]View{ops[opA].View, ops[opB].View, ops[opC].View}
 	plan := c.last
-	if plan == nil || !plan.key.same(spec, t.Type.Name, &views) {
+	if plan == nil || !plan.key.same(spec, t.Type.Name, ops) {
 		var err error
-		if plan, err = lookupPlan(spec, t, &views); err != nil {
+		if plan, err = lookupPlan(spec, t, ops); err != nil {
 			return err
 		}
 		c.last = plan
