@@ -15,17 +15,18 @@ import (
 // 2p+1 the imaginary ones, one real apart. The direct kernel then reads B
 // in place (rsb 1, csb twice B's column stride) against each packed 1e
 // sliver of A (lda MR), and writes C's interleaved rows directly when C's
-// rows are adjacent. Nothing of B is packed, and an edge tile of fewer than NR columns does only its
-// own FMAs, where the packed kernel computes all NR. On one thread
-// (medians of 6 alternating runs), complex64 and complex128 GEMM ran
-// 1.08 and 1.07 times as fast at 64³, 1.05 and 1.06 at 128³, and 1.00-1.02
-// at 192³; complex64 4096×64×4096 1.12-1.17 and complex128 1.08.
+// rows are adjacent. Nothing of B is packed, and an edge tile of fewer
+// than NR columns does only its own FMAs, where the packed kernel
+// computes all NR. On one thread, complex64 and complex128 GEMM ran 1.08
+// and 1.07 times as fast at 64³ and 1.05 and 1.06 at 128³ (medians of 6
+// alternating runs), 1.00-1.02 at 192³, and complex64 4096×64×4096
+// 1.08-1.17 and complex128 1.08 (rounds of tcontract bench).
 
 // complexSkinnyTiles is the most row tiles (of the kernel's real rows) a
 // complex product beyond directMaxFlops may have and still read B in
 // place: each element of B packed would serve those few rows only. At
 // 4096×n×4096 on one thread, n = 64, 96 and 128 complex64 (2 to 4 tiles)
-// ran 1.02-1.12 times as fast, complex128 at n = 64 (4 tiles) 1.08; with
+// ran 1.02-1.13 times as fast, complex128 at n = 64 (4 tiles) 1.08; with
 // no bound, complex128 1024³ ran 0.93-0.94 times as fast and complex64
 // 0.96-0.98.
 const complexSkinnyTiles = 4
