@@ -53,15 +53,13 @@ func (c *call) complexDirect() bool {
 // directSlivers runs the direct kernel over one packed A block of mc rows
 // and the nc columns of B (in place) from the current panel's first,
 // depth kc from the current block's first step: one call per A sliver.
-// first says whether this is the first depth block, which applies beta.
-func (c *call) directSlivers(sc *scatter, bufs workspace.WorkerBufs, bBase, cBase unsafe.Pointer, kB []int64, kc, mc, nc int, first bool) {
+// pc is the block's first depth step: only the first block applies beta
+// (directBeta).
+func (c *call) directSlivers(sc *scatter, bufs workspace.WorkerBufs, bBase, cBase unsafe.Pointer, kB []int64, kc, mc, nc, pc int) {
 	p := c.plan
 	kdepth := kc * c.cf
 	sliverA := c.mrR * kdepth * c.rsize
-	beta := &c.kone
-	if first {
-		beta = &c.kbeta
-	}
+	beta := c.directBeta(pc)
 	alpha := (*byte)(unsafe.Pointer(&c.kalpha))
 	ts := int64(c.tsize)
 	b := (*byte)(unsafe.Add(bBase, (kB[0]+sc.bCol[0])*ts))
@@ -71,6 +69,6 @@ func (c *call) directSlivers(sc *scatter, bufs workspace.WorkerBufs, bBase, cBas
 		i, h := c.tileM.span(t, mc)
 		cp := (*byte)(unsafe.Add(cBase, (sc.cRow[i]+sc.cCol[0])*ts))
 		c.kern.Direct(kdepth, &bufs.A[t*sliverA], c.mrR, b, 1, csb, cp, 1, csc, h*c.cf, nc,
-			alpha, (*byte)(unsafe.Pointer(beta)))
+			alpha, beta)
 	}
 }

@@ -209,7 +209,7 @@ func (c *call) gemm(ms *memberState, off *[3]int) {
 					ms.packed = ic
 				}
 				if c.complexB {
-					c.directSlivers(sc, ms.bufs, bBase, cBase, kB, kc, mc, nc, pc == 0)
+					c.directSlivers(sc, ms.bufs, bBase, cBase, kB, kc, mc, nc, pc)
 				} else {
 					c.macroKernel(sc, ms.bufs, panel, cBase, kc, mc, s0, s1, nc, pc == 0)
 				}

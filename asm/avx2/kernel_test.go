@@ -97,7 +97,7 @@ func TestDirectTable(t *testing.T) {
 			t.Errorf("%s: %v, missing %v", x86.DirectName(k), err, missing)
 		}
 		// A is prefetched in the far loops (lda of a page or more) only.
-		counts, err := x86.LoopPrefetches(g.Ctx, "kn", "kf")
+		counts, err := x86.LoopOps(g.Ctx, "PREFETCHT0", "kn", "kf")
 		if err != nil || counts["kn"] != 0 || counts["kf"] == 0 {
 			t.Errorf("%s: prefetches by loop set %v (%v), want none near and some far", x86.DirectName(k), counts, err)
 		}

@@ -97,7 +97,7 @@ func TestDirectTable(t *testing.T) {
 			t.Errorf("%s: %v, missing %v", x86.DirectName(k), err, missing)
 		}
 		// A is prefetched in the far loops (lda of a page or more) only.
-		counts, err := x86.LoopPrefetches(g.Ctx, "dn", "df")
+		counts, err := x86.LoopOps(g.Ctx, "PREFETCHT0", "dn", "df")
 		if err != nil || counts["dn"] != 0 || counts["df"] == 0 {
 			t.Errorf("%s: prefetches by loop set %v (%v), want none near and some far", x86.DirectName(k), counts, err)
 		}

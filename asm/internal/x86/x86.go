@@ -385,14 +385,9 @@ func DirectLabels(k spec.Kernel, mvs int, family string) []string {
 	return want
 }
 
-// LoopPrefetches counts the PREFETCHT0 instructions of c's functions by
-// the prefix of the label they follow: each of prefixes, or none (the
-// count under ""), up to the next label.
-func LoopPrefetches(c *build.Context, prefixes ...string) (map[string]int, error) {
-	return LoopOps(c, "PREFETCHT0", prefixes...)
-}
-
-// LoopOps is LoopPrefetches for the instructions of any opcode.
+// LoopOps counts the instructions of one opcode in c's functions by the
+// prefix of the label they follow: each of prefixes, or none (the count
+// under ""), up to the next label.
 func LoopOps(c *build.Context, opcode string, prefixes ...string) (map[string]int, error) {
 	f, err := c.Result()
 	if err != nil {
