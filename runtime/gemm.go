@@ -28,13 +28,19 @@ type scatter struct {
 	// (tiles.go): tile t's first row of C in bytes, and the end of the run
 	// of like tiles that starts at t.
 	tileOff, tileEnd []int64
+	// ahead and aheadK list the lines of the block to be packed next
+	// (ahead.go): aheadRows row offsets and aheadSteps depth offsets, in
+	// bytes from aheadBase. aheadRows is 0 when nothing is listed.
+	ahead, aheadK         []int64
+	aheadRows, aheadSteps int
+	aheadBase             unsafe.Pointer
 }
 
 // scatterLen is the int64 count a member's scatter scratch needs: mapLen
 // words of row maps besides. A sliver holds at least one row (column), so
 // MC (NC) bounds the per-sliver steps and the tile runs.
 func scatterLen(b blocking, mapLen int) int {
-	return 6*b.MC + 5*b.NC + 2*b.KC + mapLen + colTail(b, mapLen)
+	return 7*b.MC + 5*b.NC + 3*b.KC + mapLen + colTail(b, mapLen)
 }
 
 // colTail is the words past a panel's column offsets in bytes (cColB)
@@ -59,7 +65,7 @@ func carveScatter(buf *[]int64, b blocking, mapLen int) scatter {
 		aRow: take(b.MC), aRowBS: take(mSl), cRow: take(b.MC), cRowBS: take(mSl),
 		bCol: take(b.NC), bColBS: take(nSl), cCol: take(b.NC), cColBS: take(nSl),
 		kA: take(b.KC), kB: take(b.KC), rowMap: take(mapLen), cColB: take(b.NC + colTail(b, mapLen)),
-		tileOff: take(b.MC), tileEnd: take(b.MC),
+		tileOff: take(b.MC), tileEnd: take(b.MC), ahead: take(b.MC), aheadK: take(b.KC),
 	}
 }
 
@@ -205,8 +211,13 @@ func (c *call) gemm(ms *memberState, off *[3]int) {
 					c.tileM.steps(sc.cRowBS[:mSl], sc.cRow[:mc])
 					c.rowMapsOf(sc, mc, mSl)
 					c.tileRuns(sc, mc, mSl)
-					c.packA(ms.bufs.A, aBase, sc, kA, kStrideA, mc, kc)
+					cross := c.packA(ms.bufs.A, aBase, sc, kA, kStrideA, mc, kc)
 					ms.packed = ic
+					sc.aheadRows = 0
+					if next := (u + members) / c.unitCols * b.MC; cross && next != ic {
+						// The block this member most likely packs next.
+						c.planAhead(sc, aBase, next, kA)
+					}
 				}
 				if c.complexB {
 					c.directSlivers(sc, ms.bufs, bBase, cBase, kB, kc, mc, nc, pc)
@@ -277,21 +288,23 @@ func (c *call) packB(panel []byte, bBase unsafe.Pointer, sc *scatter, kB []int64
 	}
 }
 
-// packA packs an MC block of A (tileM), like packB.
-func (c *call) packA(dst []byte, aBase unsafe.Pointer, sc *scatter, kA []int64, kStride int64, mc, kc int) {
+// packA packs an MC block of A (tileM), like packB. It reports whether the
+// cross-sliver packer took every sliver (then the block was read a line per
+// row and step, and the next one is worth fetching ahead: ahead.go).
+func (c *call) packA(dst []byte, aBase unsafe.Pointer, sc *scatter, kA []int64, kStride int64, mc, kc int) (cross bool) {
 	b := c.blk
 	mSl := c.tileM.count(mc)
 	sliver := c.mrR * kc * c.cf * c.rsize // complex slivers double rows and depth
 	if pk := c.kern.PackA; pk != nil && c.cf == 1 && fastRuns(sc.aRowBS[:mSl], kA, kStride) {
 		c.packRuns(pk, dst, aBase, c.tileM, mc, 0, mSl, sliver, c.mrR, sc.aRow, sc.aRowBS, kA, kStride)
-		return
+		return false
 	}
 	// Complex A in the 1e layout: the assembly packer takes slivers of
 	// adjacent elements with vectors, and transposed ones element by
 	// element, which still beats the typed packer's transpose.
 	if pk := c.kern.Pack1e; pk != nil && c.cf == 2 && fastRuns(sc.aRowBS[:mSl], kA, kStride) {
 		c.packRuns(pk, dst, aBase, c.tileM, mc, 0, mSl, sliver, c.mrR, sc.aRow, sc.aRowBS, kA, kStride)
-		return
+		return false
 	}
 	if pk := c.kern.PackA; pk != nil && c.cf == 1 {
 		done := c.packCross(dst, aBase, sc, kA, kStride, mc, kc)
@@ -309,18 +322,19 @@ func (c *call) packA(dst []byte, aBase unsafe.Pointer, sc *scatter, kA []int64, 
 			c.ops.PackA(&dst[t*sliver], (*byte)(aBase), b.MR, h, kc,
 				sc.aRow[i:i+h], sc.aRowBS[t:t+1], kA, kStride, nil)
 		})
-		return
+		return done == 1<<mSl-1
 	}
 	if !c.tileM.aligned() {
 		c.ops.PackA(&dst[0], (*byte)(aBase), b.MR, mc, kc,
 			sc.aRow[:mc], sc.aRowBS[:mSl], kA, kStride, nil)
-		return
+		return false
 	}
 	for t := 0; t < mSl; t++ {
 		i, h := c.tileM.span(t, mc)
 		c.ops.PackA(&dst[t*sliver], (*byte)(aBase), b.MR, h, kc,
 			sc.aRow[i:i+h], sc.aRowBS[t:t+1], kA, kStride, nil)
 	}
+	return false
 }
 
 // packRuns packs slivers [s0, s1) of n rows (tiling t, sliver bytes apart,
@@ -456,22 +470,36 @@ func (c *call) macroKernel(sc *scatter, bufs workspace.WorkerBufs, panel []byte,
 	}
 	tile := &bufs.Tile[0]
 	mSl := c.tileM.count(mc)
+	// With the next block's lines listed, each tile is its own call, after
+	// its share of the prefetches (ahead.go).
+	fetch, parts := sc.aheadRows > 0, (s1-s0)*mSl
 	for s := s0; s < s1; s++ {
 		j, n := c.tileN.span(s, nc)
 		bp := &panel[s*sliverB]
 		cbs := sc.cColBS[s]
 		cCol := sc.cCol[j]
 		for t := 0; t < mSl; t++ {
+			if fetch {
+				sc.fetchAhead((s-s0)*mSl+t, parts)
+			}
 			// A run of tiles with half maps: one call.
 			if c.mapsFn != nil && direct && c.mapUsable(sc, t) {
 				e := int(sc.tileEnd[t])
+				if fetch {
+					e = t + 1
+				}
 				c.mapsFn(kdepth, &bufs.A[t*sliverA], bp, (*byte)(cBase), &sc.rowMap[t*c.mapWords], &sc.cColB[j], e-t, n,
 					(*byte)(unsafe.Pointer(&c.kalpha)), (*byte)(unsafe.Pointer(kbeta)))
 				t = e - 1
 				continue
 			}
 			// A run of like tiles written directly: one column-kernel call.
-			if e := int(sc.tileEnd[t]); c.mapsFn == nil && e > t+1 && direct && cbs != 0 {
+			// (With fetches, a tile of no run too: the column kernel
+			// fetches its tile of C first.)
+			if e := int(sc.tileEnd[t]); c.mapsFn == nil && direct && cbs != 0 && (e > t+1 || fetch && c.columnTile(sc, t)) {
+				if fetch {
+					e = t + 1
+				}
 				_, m := c.tileM.span(t, mc)
 				cp := (*byte)(unsafe.Add(cBase, cCol*int64(c.tsize)))
 				c.tilesFn(kdepth, &bufs.A[t*sliverA], bp, cp, &sc.tileOff[t], e-t, int(sc.cRowBS[t]), int(cbs)*c.cf, m*c.cf, n,

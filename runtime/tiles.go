@@ -21,7 +21,8 @@ func (c *call) tileRuns(sc *scatter, mc, mSl int) {
 		i, m := c.tileM.span(t, mc)
 		sc.tileOff[t] = sc.cRow[i] * int64(c.tsize)
 		e := t + 1
-		if bs := sc.cRowBS[t]; c.tilesFn != nil && bs != 0 && (c.cf == 1 || bs == 1) {
+		if c.columnTile(sc, t) {
+			bs := sc.cRowBS[t]
 			for e < mSl && sc.cRowBS[e] == bs {
 				ie, me := c.tileM.span(e, mc)
 				if me != m {
@@ -36,6 +37,13 @@ func (c *call) tileRuns(sc *scatter, mc, mSl int) {
 		}
 		t = e
 	}
+}
+
+// columnTile reports whether the column kernel can write sliver t's tile
+// directly (tileRuns' runs are of such tiles).
+func (c *call) columnTile(sc *scatter, t int) bool {
+	bs := sc.cRowBS[t]
+	return c.tilesFn != nil && bs != 0 && (c.cf == 1 || bs == 1)
 }
 
 // mapRuns is tileRuns for the column kernel with half maps

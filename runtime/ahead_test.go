@@ -1,0 +1,150 @@
+package runtime
+
+import (
+	"math/rand/v2"
+	"testing"
+	"unsafe"
+
+	"github.com/tcontract/tcontract/generated/typed"
+)
+
+// planAhead lists each line of the next block's rows once (the row that
+// starts it), with the depth offsets in bytes, and nothing past the last
+// row; fetchAhead's shares cover the listed rows once over the parts.
+func TestPlanAhead(t *testing.T) {
+	if !canPrefetch {
+		t.Skip("no prefetch in this build")
+	}
+	for _, size := range []int{4, 8} {
+		// M as TCCG 7 orders it: 24 rows of x far apart in A, then y
+		// (A's unit dim) cut to 40, then the rest.
+		m := groupOf(Dim{Ext: 24, S: [3]int{opA: 1 << 16, opC: 1}}, Dim{Ext: 40, S: [3]int{opA: 1, opC: 24}},
+			Dim{Ext: 3, S: [3]int{opA: 40, opC: 960}})
+		c := &call{plan: &Plan{M: m}, tsize: size}
+		c.blk.MC = 24 * 40
+		buf := make([]int64, 2*c.blk.MC+16)
+		sc := &scatter{ahead: buf[:c.blk.MC], aheadK: buf[c.blk.MC:]}
+		kA := []int64{0, 120, 240, 360, 480}
+		a := make([]byte, 1<<20)
+		// A line-aligned base, and one a few elements past a line.
+		for _, skew := range []int{0, 3} {
+			base := unsafe.Pointer(&a[(64-int(uintptr(unsafe.Pointer(&a[0])))%64)%64+skew*size])
+			for _, ic := range []int{0, c.blk.MC, 2 * c.blk.MC} {
+				c.planAhead(sc, base, ic, kA)
+				mc := min(c.blk.MC, m.Size-ic)
+				want := map[int64]bool{} // the block's lines at step 0
+				starts := map[int64]bool{}
+				rows := make([]int64, mc)
+				Offsets(rows, m.Ext, m.S[opA], ic)
+				for _, r := range rows {
+					addr := int64(uintptr(base)) + r*int64(size)
+					want[addr/lineBytes] = true
+					starts[addr] = true
+				}
+				got := map[int64]int{}
+				for _, b := range sc.ahead[:sc.aheadRows] {
+					got[(int64(uintptr(base))+b)/lineBytes]++
+				}
+				// Every listed line is the block's, once; a line is left out
+				// only when its first element is not the block's (that
+				// line started in an earlier block, fetched with it).
+				for l, n := range got {
+					if !want[l] || n != 1 {
+						t.Fatalf("size %d, skew %d, block %d: line %d listed %d times, in block %v", size, skew, ic, l, n, want[l])
+					}
+				}
+				for l := range want {
+					if got[l] == 0 && starts[l*lineBytes] {
+						t.Fatalf("size %d, skew %d, block %d: line %d starts with a row of the block, not listed", size, skew, ic, l)
+					}
+				}
+				if sc.aheadSteps != len(kA) {
+					t.Fatalf("size %d: %d steps listed, want %d", size, sc.aheadSteps, len(kA))
+				}
+				for p, k := range kA {
+					if sc.aheadK[p] != k*int64(size) {
+						t.Fatalf("size %d: step %d at %d bytes, want %d", size, p, sc.aheadK[p], k*int64(size))
+					}
+				}
+				// Shares: every listed row in exactly one.
+				for _, parts := range []int{1, 7, sc.aheadRows, 3 * sc.aheadRows} {
+					next := 0
+					for i := 0; i < parts; i++ {
+						r0, r1 := i*sc.aheadRows/parts, (i+1)*sc.aheadRows/parts
+						if r0 != next {
+							t.Fatalf("share %d of %d starts at %d, want %d", i, parts, r0, next)
+						}
+						next = r1
+						sc.fetchAhead(i, parts)
+					}
+					if next != sc.aheadRows {
+						t.Fatalf("%d shares end at %d of %d rows", parts, next, sc.aheadRows)
+					}
+				}
+			}
+			c.planAhead(sc, base, m.Size, kA)
+			if sc.aheadRows != 0 {
+				t.Fatalf("past the last row: %d rows listed", sc.aheadRows)
+			}
+		}
+	}
+	// A prefetch never faults: offsets far outside any object.
+	prefetchL2(unsafe.Pointer(&a0), []int64{-1 << 40, 1 << 40}, []int64{0, 1 << 30})
+}
+
+var a0 byte
+
+// TCCG abcde-ecbfa-fd's shape at small extents, over many MC blocks, on 1
+// and 2 threads: M packed across slivers, the next block fetched while the
+// kernel runs (each tile then its own call), against a plain loop. On a
+// path without a cross packer it checks the usual paths instead.
+func TestAheadProduct(t *testing.T) {
+	checkAhead[float32](t, 1e-5)
+	checkAhead[float64](t, 1e-13)
+}
+
+func checkAhead[T real](t *testing.T, tol float64) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	ops := typed.OpsOf[T]()
+	tile := tileOf(ops)
+	// e (C's unit dim) whole tiles, a (A's unit dim) two lines, d not a
+	// whole number of column tiles.
+	E, Cc, Bb, F, A, D := 2*max(tile.MR, 8), 3, 2, 12, 2*64/int(unsafe.Sizeof(T(0))), 7
+	a := make([]T, E*Cc*Bb*F*A)
+	b := make([]T, F*D)
+	for x := range a {
+		a[x] = T(rng.Float64() - 0.5)
+	}
+	for x := range b {
+		b[x] = T(rng.Float64() - 0.5)
+	}
+	views := [3]View{
+		{Len: len(a), Shape: []int{E, Cc, Bb, F, A}},
+		{Len: len(b), Shape: []int{F, D}},
+		{Len: A * Bb * Cc * D * E, Shape: []int{A, Bb, Cc, D, E}},
+	}
+	listed := 0
+	testAhead = func(rows int) { listed += rows }
+	defer func() { testAhead = nil }()
+	for _, threads := range []int{1, 2} {
+		listed = 0
+		alpha, beta := T(0.5), T(-1)
+		c, c0 := runOnPool(t, rng, threads, "ecbfa,fd->abcde", views, a, b, alpha, beta)
+		for i := range c {
+			ai, bi, ci, di, ei := i/(Bb*Cc*D*E), i/(Cc*D*E)%Bb, i/(D*E)%Cc, i/E%D, i%E
+			var s, mag float64
+			for f := 0; f < F; f++ {
+				x := float64(a[(((ei*Cc+ci)*Bb+bi)*F+f)*A+ai]) * float64(b[f*D+di])
+				s += x
+				mag += abs(x)
+			}
+			want := float64(alpha)*s + float64(beta)*float64(c0[i])
+			if got := float64(c[i]); abs(got-want) > tol*(mag+1) {
+				t.Fatalf("%s, %d threads: C[%d,%d,%d,%d,%d] = %v, want %v", ops.Type.Name, threads, ai, bi, ci, di, ei, got, want)
+			}
+		}
+		if tile.Cross > 0 && canPrefetch && listed == 0 {
+			t.Errorf("%s, %d threads: no block fetched ahead", ops.Type.Name, threads)
+		}
+	}
+}
