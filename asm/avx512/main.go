@@ -32,6 +32,11 @@ func main() {
 		if err := cfg.File(t.Ctx, x86.TilesName(k)+"_amd64"); err != nil {
 			log.Fatal(err)
 		}
+		st := x86.New(k, 64)
+		stream(st)
+		if err := cfg.File(st.Ctx, x86.StreamName(k)+"_amd64"); err != nil {
+			log.Fatal(err)
+		}
 		r := x86.New(k, 64)
 		runsKernel(r)
 		if err := cfg.File(r.Ctx, x86.RunsName(k)+"_amd64"); err != nil {
@@ -74,7 +79,7 @@ func main() {
 			log.Fatal(err)
 		}
 	}
-	for _, pattern := range []string{"gemm_*_avx512_amd64.*", "tiles_*_avx512_amd64.*", "direct_*_avx512_amd64.*", "runs_*_avx512_amd64.*", "pack?_*_avx512_amd64.*", "pack1e_*_avx512_amd64.*", "pack1r_*_avx512_amd64.*", "peak_*_avx512_amd64.*"} {
+	for _, pattern := range []string{"gemm_*_avx512_amd64.*", "tiles_*_avx512_amd64.*", "stream_*_avx512_amd64.*", "direct_*_avx512_amd64.*", "runs_*_avx512_amd64.*", "pack?_*_avx512_amd64.*", "pack1e_*_avx512_amd64.*", "pack1r_*_avx512_amd64.*", "peak_*_avx512_amd64.*"} {
 		if err := emit.Prune(*out, pattern, cfg.Written); err != nil {
 			log.Fatal(err)
 		}

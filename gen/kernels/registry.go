@@ -94,6 +94,7 @@ func registry() *File {
 		Id("RunsGo").Id("RunsFunc").Comment("the pure-Go twin of Runs; nil where the row has no Runs"),
 		Id("Tiles").Id("TilesFunc").Comment("the kernel on a column of tiles; nil without assembly"),
 		Id("TilesGo").Id("TilesFunc").Comment("the pure-Go twin of Tiles; nil where the row has no Tiles"),
+		Id("Stream").Id("TilesFunc").Comment("Tiles for whole tiles of adjacent rows, beta 0, through non-temporal stores; nil without assembly (its twin is TilesGo)"),
 		Id("Maps").Id("MapsFunc").Comment("the column kernel with half-vector row maps; nil without assembly"),
 		Id("MapsGo").Id("MapsFunc").Comment("the pure-Go twin of Maps; nil where the row has no Maps"),
 	)
@@ -121,6 +122,10 @@ func registry() *File {
 		tiles, tilesGo := Code(Nil()), Code(Nil())
 		if hasTiles(k) {
 			tiles, tilesGo = Id("asmTiles").Index(Lit(i)), Id(tilesName(k)+"_go")
+		}
+		stream := Code(Nil())
+		if hasStream(k) {
+			stream = Id("asmStream").Index(Lit(i))
 		}
 		maps, mapsGo := Code(Nil()), Code(Nil())
 		if hasMaps(k) {
@@ -156,6 +161,7 @@ func registry() *File {
 			"RunsGo", runsGo,
 			"Tiles", tiles,
 			"TilesGo", tilesGo,
+			"Stream", stream,
 			"Maps", maps,
 			"MapsGo", mapsGo,
 		)...))
@@ -233,7 +239,7 @@ func asmBindings() map[string]*File {
 		}
 		f.Commentf("asmKernels holds the %s assembly kernels by row of Kernels.", arch)
 		f.Var().Id("asmKernels").Op("=").Index(Lit(len(spec.Kernels))).Id("Func").Values(append(ks, Line())...)
-		var ds, pas, pbs, p1es, p1rs, pxs, rs, ts, ms []Code
+		var ds, pas, pbs, p1es, p1rs, pxs, rs, ts, ss, ms []Code
 		for i, k := range spec.Kernels {
 			if isa(k.ISA).Arch == arch && hasDirect(k) {
 				ds = append(ds, Line().Lit(i).Op(":").Id(directName(k)))
@@ -253,16 +259,19 @@ func asmBindings() map[string]*File {
 			if isa(k.ISA).Arch == arch && hasTiles(k) {
 				ts = append(ts, Line().Lit(i).Op(":").Id(tilesName(k)))
 			}
+			if isa(k.ISA).Arch == arch && hasStream(k) {
+				ss = append(ss, Line().Lit(i).Op(":").Id(streamName(k)))
+			}
 			if isa(k.ISA).Arch == arch && hasMaps(k) {
 				ms = append(ms, Line().Lit(i).Op(":").Id(mapsName(k)))
 			}
 		}
-		for _, l := range []*[]Code{&ds, &pas, &pbs, &p1es, &p1rs, &pxs, &rs, &ts, &ms} {
+		for _, l := range []*[]Code{&ds, &pas, &pbs, &p1es, &p1rs, &pxs, &rs, &ts, &ss, &ms} {
 			if len(*l) > 0 {
 				*l = append(*l, Line())
 			}
 		}
-		f.Commentf("asmDirect, asmPackA, asmPackB, asmPack1e, asmPack1r, asmPackX, asmRuns, asmTiles and asmMaps hold the %s direct kernels, packers, row-map and column kernels by row of Kernels.", arch)
+		f.Commentf("asmDirect, asmPackA, asmPackB, asmPack1e, asmPack1r, asmPackX, asmRuns, asmTiles, asmStream and asmMaps hold the %s direct kernels, packers, row-map and column kernels by row of Kernels.", arch)
 		f.Var().Defs(
 			Id("asmDirect").Op("=").Index(Lit(len(spec.Kernels))).Id("DirectFunc").Values(ds...),
 			Id("asmPackA").Op("=").Index(Lit(len(spec.Kernels))).Id("PackFunc").Values(pas...),
@@ -272,6 +281,7 @@ func asmBindings() map[string]*File {
 			Id("asmPackX").Op("=").Index(Lit(len(spec.Kernels))).Id("PackXFunc").Values(pxs...),
 			Id("asmRuns").Op("=").Index(Lit(len(spec.Kernels))).Id("RunsFunc").Values(rs...),
 			Id("asmTiles").Op("=").Index(Lit(len(spec.Kernels))).Id("TilesFunc").Values(ts...),
+			Id("asmStream").Op("=").Index(Lit(len(spec.Kernels))).Id("TilesFunc").Values(ss...),
 			Id("asmMaps").Op("=").Index(Lit(len(spec.Kernels))).Id("MapsFunc").Values(ms...),
 		)
 		f.Commentf("asmPeaks holds the %s assembly probes by row of Peaks.", arch)
@@ -313,6 +323,7 @@ func noAsm() *File {
 		Id("asmPackX").Index(Lit(len(spec.Kernels))).Id("PackXFunc"),
 		Id("asmRuns").Index(Lit(len(spec.Kernels))).Id("RunsFunc"),
 		Id("asmTiles").Index(Lit(len(spec.Kernels))).Id("TilesFunc"),
+		Id("asmStream").Index(Lit(len(spec.Kernels))).Id("TilesFunc"),
 		Id("asmMaps").Index(Lit(len(spec.Kernels))).Id("MapsFunc"),
 	)
 	return f

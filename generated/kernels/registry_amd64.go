@@ -17,7 +17,7 @@ var asmKernels = [13]Func{
 	8: gemm_f64_8x6_avx2,
 }
 
-// asmDirect, asmPackA, asmPackB, asmPack1e, asmPack1r, asmPackX, asmRuns, asmTiles and asmMaps hold the amd64 direct kernels, packers, row-map and column kernels by row of Kernels.
+// asmDirect, asmPackA, asmPackB, asmPack1e, asmPack1r, asmPackX, asmRuns, asmTiles, asmStream and asmMaps hold the amd64 direct kernels, packers, row-map and column kernels by row of Kernels.
 var (
 	asmDirect = [13]DirectFunc{
 		0: direct_f32_64x6_avx512,
@@ -103,6 +103,14 @@ var (
 		6: tiles_f32_16x6_avx2,
 		7: tiles_f32_24x3_avx2,
 		8: tiles_f64_8x6_avx2,
+	}
+	asmStream = [13]TilesFunc{
+		0: stream_f32_64x6_avx512,
+		1: stream_f64_32x6_avx512,
+		2: stream_f32_32x6_avx512,
+		3: stream_f32_48x6_avx512,
+		4: stream_f64_16x6_avx512,
+		5: stream_f64_24x6_avx512,
 	}
 	asmMaps = [13]MapsFunc{
 		6: maps_f32_16x6_avx2,

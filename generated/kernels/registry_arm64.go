@@ -10,7 +10,7 @@ var asmKernels = [13]Func{
 	10: gemm_f64_8x6_neon,
 }
 
-// asmDirect, asmPackA, asmPackB, asmPack1e, asmPack1r, asmPackX, asmRuns, asmTiles and asmMaps hold the arm64 direct kernels, packers, row-map and column kernels by row of Kernels.
+// asmDirect, asmPackA, asmPackB, asmPack1e, asmPack1r, asmPackX, asmRuns, asmTiles, asmStream and asmMaps hold the arm64 direct kernels, packers, row-map and column kernels by row of Kernels.
 var (
 	asmDirect = [13]DirectFunc{}
 	asmPackA  = [13]PackFunc{}
@@ -20,6 +20,7 @@ var (
 	asmPackX  = [13]PackXFunc{}
 	asmRuns   = [13]RunsFunc{}
 	asmTiles  = [13]TilesFunc{}
+	asmStream = [13]TilesFunc{}
 	asmMaps   = [13]MapsFunc{}
 )
 

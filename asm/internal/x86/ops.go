@@ -27,6 +27,9 @@ type Ops struct {
 	// MovZ is VMOVUP[SD].Z src, k, dst: a masked load that zeroes, and
 	// never touches, the lanes outside k.
 	MovZ func(src, k, dst operand.Op)
+	// Stream is VMOVNTP[SD] src, m: a non-temporal store to an aligned
+	// vector of memory (no opmask).
+	Stream func(src, m operand.Op)
 }
 
 // OpsFor returns the instructions for reals of size bytes.
@@ -41,6 +44,7 @@ func OpsFor(c *build.Context, size int) Ops {
 			Mov:     c.VMOVUPS,
 			MulZ:    c.VMULPS_Z,
 			MovZ:    c.VMOVUPS_Z,
+			Stream:  c.VMOVNTPS,
 		}
 	}
 	return Ops{
@@ -52,5 +56,6 @@ func OpsFor(c *build.Context, size int) Ops {
 		Mov:     c.VMOVUPD,
 		MulZ:    c.VMULPD_Z,
 		MovZ:    c.VMOVUPD_Z,
+		Stream:  c.VMOVNTPD,
 	}
 }

@@ -14,6 +14,9 @@ const TilesSignature = "func(k int, a *byte, b *byte, c *byte, offs *int64, tile
 // TilesName is the column kernel of row k: "tiles_f32_24x3_avx2".
 func TilesName(k spec.Kernel) string { return "tiles" + strings.TrimPrefix(k.Name(), "gemm") }
 
+// StreamName is the streaming column kernel of row k: "stream_f64_24x6_avx512".
+func StreamName(k spec.Kernel) string { return "stream" + strings.TrimPrefix(k.Name(), "gemm") }
+
 // TileLocals are a column kernel's loop state, kept in its frame across
 // tiles (the tile's own code uses every register): the tiles left, the
 // next tile's C offset, and the next tile's A sliver.
@@ -25,10 +28,13 @@ type TileLocals struct {
 // it returns at once when tiles <= 0, and leaves the loop state in the
 // frame. The caller emits label "tile" next, the tile's code, then
 // NextTile.
-func (g *Gen) BeginTiles(doc ...string) TileLocals {
+func (g *Gen) BeginTiles(doc ...string) TileLocals { return g.BeginColumn(TilesName(g.K), doc...) }
+
+// BeginColumn is BeginTiles for a column kernel named name (TilesSignature).
+func (g *Gen) BeginColumn(name string, doc ...string) TileLocals {
 	c := g.Ctx
 	c.ConstraintExpr("!purego")
-	c.Function(TilesName(g.K))
+	c.Function(name)
 	// Not NOSPLIT: the strided path's spill makes the frame too large.
 	c.Pragma("noescape")
 	c.SignatureExpr(TilesSignature)
@@ -51,10 +57,16 @@ func (g *Gen) BeginTiles(doc ...string) TileLocals {
 // does, then prefetches the tile's columns as PrefetchCCols does. (Also
 // prefetching the next tile's columns was no faster on TCCG's ccsd_t.)
 func (g *Gen) LoadTileC(l TileLocals) {
+	g.LoadTileOffset(l)
+	g.PrefetchCCols()
+}
+
+// LoadTileOffset loads C (c plus the tile's offset) and the strides as
+// LoadC does.
+func (g *Gen) LoadTileOffset(l TileLocals) {
 	g.LoadC()
 	g.Ctx.MOVQ(l.Off, T0)
 	g.Ctx.ADDQ(Mem(T0, 0), C)
-	g.PrefetchCCols()
 }
 
 // NextTile ends a tile: the next offset, and back to label "tile" while

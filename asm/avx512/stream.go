@@ -1,0 +1,58 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/tcontract/tcontract/asm/internal/x86"
+)
+
+// stream emits the row's streaming column kernel: the column kernel
+// (tiles) for whole tiles of adjacent rows with beta 0, each column of C
+// written with non-temporal stores. Such a store sends a whole line to
+// memory without reading it first, and leaves no copy in the cache: for C
+// written once and not read again soon, scattered so that the hardware
+// does not fetch it ahead (TCCG's abcde-ecbfa-fd, 453 MB of C at float64),
+// half the memory traffic of a store that reads each line before writing
+// it. The kernel does not prefetch C, and ends with SFENCE so that the
+// stores are visible, like any other, once it returns. rsc, m and beta are
+// the column kernel's parameters, taken as 1, MR and 0 without being read.
+func stream(g *x86.Gen) {
+	k := g.K
+	c := g.Ctx
+	p := newPlan(g)
+	o := x86.OpsFor(c, g.Size)
+	if k.MR*g.Size%64 != 0 {
+		panic(k.Name() + ": a column of the tile is not whole lines")
+	}
+	name := x86.StreamName(k)
+	l := g.BeginColumn(name,
+		fmt.Sprintf("%s computes, for t < tiles, C_t := alpha·Ã_t·B̃ on the %d×n", name, k.MR),
+		fmt.Sprintf("tiles of %s (AVX-512), as the column kernel does with rsc 1, m %d and beta 0,", k.Real, k.MR),
+		"through non-temporal stores: column j of tile t starts at c + offs[t] + j*csc",
+		fmt.Sprintf("elements, which must be %d-byte aligned. C is never read. rsc, m and beta are not read.", 64),
+	)
+	c.Label("tile")
+	clearTile(g, p)
+	g.LoadTileOffset(l)
+	body(g, p, o, func(step func(u, aOff, bOff int)) {
+		c.MOVQ(l.A, x86.A)
+		g.KLoopFromA(step)
+	})
+	c.MOVQ(x86.A, l.A)
+	g.LoadEpilogueN()
+	alpha := p.b[0]
+	o.Bcast(x86.Mem(x86.T0, 0), alpha)
+	for j := 0; j < p.nr; j++ {
+		g.ColumnGuard(j, "done")
+		for v := 0; v < p.mv; v++ {
+			o.Mul(alpha, p.acc(v, j), p.acc(v, j))
+			o.Stream(p.acc(v, j), x86.Mem(x86.C, 64*v))
+		}
+		c.ADDQ(x86.CSC, x86.C)
+	}
+	c.Label("done")
+	g.NextTile(l)
+	c.SFENCE()
+	c.VZEROUPPER()
+	c.RET()
+}

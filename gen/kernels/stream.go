@@ -1,0 +1,16 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/tcontract/tcontract/internal/spec"
+)
+
+// streamName is a row's streaming column kernel: "stream_f64_24x6_avx512".
+func streamName(k spec.Kernel) string { return "stream" + strings.TrimPrefix(k.Name(), "gemm") }
+
+// hasStream reports whether a row has a streaming column kernel (asm/avx512
+// emits them: a whole vector of C is a line, written with one
+// non-temporal store). It is the column kernel on a narrower contract, so
+// the column kernel's twin is its reference too.
+func hasStream(k spec.Kernel) bool { return k.ISA == spec.AVX512 }
