@@ -95,9 +95,10 @@ func TestPlanAhead(t *testing.T) {
 var a0 byte
 
 // TCCG abcde-ecbfa-fd's shape at small extents, over many MC blocks, on 1
-// and 2 threads: M packed across slivers, the next block fetched while the
-// kernel runs (each tile then its own call), against a plain loop. On a
-// path without a cross packer it checks the usual paths instead.
+// and 2 threads, beta −1 and 0: M packed across slivers, the next block
+// fetched while the kernel runs (each tile then its own call), at beta 0
+// C's tiles streamed (stream.go), against a plain loop. On a path without
+// a cross packer it checks the usual paths instead.
 func TestAheadProduct(t *testing.T) {
 	checkAhead[float32](t, 1e-5)
 	checkAhead[float64](t, 1e-13)
@@ -123,12 +124,17 @@ func checkAhead[T real](t *testing.T, tol float64) {
 		{Len: len(b), Shape: []int{F, D}},
 		{Len: A * Bb * Cc * D * E, Shape: []int{A, Bb, Cc, D, E}},
 	}
-	listed := 0
+	listed, streamed := 0, 0
 	testAhead = func(rows int) { listed += rows }
-	defer func() { testAhead = nil }()
-	for _, threads := range []int{1, 2} {
-		listed = 0
-		alpha, beta := T(0.5), T(-1)
+	testStream = func() { streamed++ }
+	defer func() { testAhead, testStream = nil, nil }()
+	for _, tc := range []struct {
+		threads int
+		beta    T
+	}{{1, -1}, {2, -1}, {1, 0}, {2, 0}} {
+		threads := tc.threads
+		listed, streamed = 0, 0
+		alpha, beta := T(0.5), tc.beta
 		c, c0 := runOnPool(t, rng, threads, "ecbfa,fd->abcde", views, a, b, alpha, beta)
 		for i := range c {
 			ai, bi, ci, di, ei := i/(Bb*Cc*D*E), i/(Cc*D*E)%Bb, i/(D*E)%Cc, i/E%D, i%E
@@ -145,6 +151,15 @@ func checkAhead[T real](t *testing.T, tol float64) {
 		}
 		if tile.Cross > 0 && canPrefetch && listed == 0 {
 			t.Errorf("%s, %d threads: no block fetched ahead", ops.Type.Name, threads)
+		}
+		// C (a large allocation, on a page) has its tiles' columns on
+		// lines: at beta 0 the streaming kernel writes them where the
+		// row has one.
+		if k, _ := KernelFor(ops.Type.Real); beta == 0 && listed > 0 && k != nil && k.Stream != nil && streamed == 0 {
+			t.Errorf("%s, %d threads: beta 0 streamed no tile", ops.Type.Name, threads)
+		}
+		if beta != 0 && streamed != 0 {
+			t.Errorf("%s, %d threads: beta %v streamed %d tiles", ops.Type.Name, threads, beta, streamed)
 		}
 	}
 }

@@ -473,6 +473,7 @@ func (c *call) macroKernel(sc *scatter, bufs workspace.WorkerBufs, panel []byte,
 	// With the next block's lines listed, each tile is its own call, after
 	// its share of the prefetches (ahead.go).
 	fetch, parts := sc.aheadRows > 0, (s1-s0)*mSl
+	stream := c.streaming(fetch, first, kc)
 	for s := s0; s < s1; s++ {
 		j, n := c.tileN.span(s, nc)
 		bp := &panel[s*sliverB]
@@ -502,7 +503,15 @@ func (c *call) macroKernel(sc *scatter, bufs workspace.WorkerBufs, panel []byte,
 				}
 				_, m := c.tileM.span(t, mc)
 				cp := (*byte)(unsafe.Add(cBase, cCol*int64(c.tsize)))
-				c.tilesFn(kdepth, &bufs.A[t*sliverA], bp, cp, &sc.tileOff[t], e-t, int(sc.cRowBS[t]), int(cbs)*c.cf, m*c.cf, n,
+				fn := c.tilesFn
+				if stream && c.streamTile(sc, t, m, n, unsafe.Pointer(cp), cbs) {
+					// (With fetches a run is one tile.)
+					fn = c.kern.Stream
+					if testStream != nil {
+						testStream()
+					}
+				}
+				fn(kdepth, &bufs.A[t*sliverA], bp, cp, &sc.tileOff[t], e-t, int(sc.cRowBS[t]), int(cbs)*c.cf, m*c.cf, n,
 					(*byte)(unsafe.Pointer(&c.kalpha)), (*byte)(unsafe.Pointer(kbeta)))
 				t = e - 1
 				continue

@@ -1,0 +1,35 @@
+package runtime
+
+import "unsafe"
+
+// Streaming C's tiles (kernels' Stream, AVX-512 rows).
+//
+// A block the cross packer took whole (ahead.go) is TCCG abcde-ecbfa-fd's
+// kind: C, far larger than the caches, is written once at beta 0, its
+// tiles scattered over it (each tile's rows are a run of C's unit dim, its
+// blocks the other dims), so the hardware does not fetch its lines ahead
+// and each store first reads its line from memory. The streaming column
+// kernel writes whole lines with non-temporal stores instead, which read
+// nothing. It runs where nothing reads C back before the call ends: beta
+// 0 and the whole depth in one KC block; and only on whole tiles of
+// adjacent rows whose columns start on a line. (GEMM 4096×4096×64, whose
+// C is written in order and fetched ahead by the hardware, ran 0.91–0.96
+// as fast with such stores, so they stay with the fetched-ahead blocks.)
+
+// streaming reports whether the macro-kernel's tiles over kc of the depth
+// may be streamed (fetch: the next block is being fetched ahead; first: the
+// call's first KC block, so beta applies).
+func (c *call) streaming(fetch, first bool, kc int) bool {
+	return fetch && first && c.kern.Stream != nil && c.cf == 1 && kc == c.plan.K.Size && allZero(c.kbeta[:c.rsize])
+}
+
+// streamTile reports whether sliver t's tile of m rows and n columns, at cp
+// plus its offset with columns cbs elements apart, can be streamed: whole,
+// rows adjacent, every column's start on a line.
+func (c *call) streamTile(sc *scatter, t, m, n int, cp unsafe.Pointer, cbs int64) bool {
+	at := uintptr(cp) + uintptr(sc.tileOff[t])
+	return m == c.mrR && sc.cRowBS[t] == 1 && at%lineBytes == 0 && (n == 1 || cbs*int64(c.tsize)%lineBytes == 0)
+}
+
+// testStream, when set by a test, is called for each streamed tile.
+var testStream func()
