@@ -7,6 +7,6 @@ package tcontract
 //go:generate go run -C asm ./avx2 -out ../generated/kernels
 //go:generate go run -C asm ./neon -out ../generated/kernels
 //go:generate go run -C asm ./cpuid -out ../generated/cpu
-//go:generate go run -C asm ./prefetch -out ../generated/cpu
+//go:generate go run -C asm ./cachectl -out ../generated/cpu
 //go:generate go run -C gen ./kernels -out ../generated/kernels
 //go:generate go run -C gen ./typed -out ../generated/typed

@@ -473,7 +473,7 @@ func (c *call) macroKernel(sc *scatter, bufs workspace.WorkerBufs, panel []byte,
 	// With the next block's lines listed, each tile is its own call, after
 	// its share of the prefetches (ahead.go).
 	fetch, parts := sc.aheadRows > 0, (s1-s0)*mSl
-	stream := c.streaming(fetch, first, kc)
+	stream, streamed := c.streaming(fetch, first, kc), false
 	for s := s0; s < s1; s++ {
 		j, n := c.tileN.span(s, nc)
 		bp := &panel[s*sliverB]
@@ -506,7 +506,7 @@ func (c *call) macroKernel(sc *scatter, bufs workspace.WorkerBufs, panel []byte,
 				fn := c.tilesFn
 				if stream && c.streamTile(sc, t, m, n, unsafe.Pointer(cp), cbs) {
 					// (With fetches a run is one tile.)
-					fn = c.kern.Stream
+					fn, streamed = c.kern.Stream, true
 					if testStream != nil {
 						testStream()
 					}
@@ -539,6 +539,11 @@ func (c *call) macroKernel(sc *scatter, bufs workspace.WorkerBufs, panel []byte,
 				(*byte)(unsafe.Pointer(&c.kalpha)), (*byte)(unsafe.Pointer(&c.kzero)))
 			c.writeTile(cBase, sc.cRow[i:i+m], rbs, sc.cCol[j:j+n], cbs, bufs.Tile, beta)
 		}
+	}
+	if streamed {
+		// The streamed tiles' stores, weakly ordered, before the unit
+		// is published done (stream.go).
+		storeFence()
 	}
 }
 

@@ -92,6 +92,7 @@ func checkStream[T real](t *testing.T, k *kernels.Kernel) {
 					out := slices.Clone(buf)
 					fn(kk, ptr(a), ptr(b), (*byte)(unsafe.Pointer(&out[origin])), &offs[0], tiles, 1, csc, mr, n,
 						(*byte)(unsafe.Pointer(&alpha)), (*byte)(unsafe.Pointer(&zero)))
+					storeFence()
 					return out
 				}
 				got, want := run(k.Stream), run(k.Tiles)

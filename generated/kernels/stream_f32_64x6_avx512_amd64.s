@@ -339,6 +339,5 @@ done:
 	ADDQ $0x00000008, 8(SP)
 	DECQ (SP)
 	JNZ  tile
-	SFENCE
 	VZEROUPPER
 	RET

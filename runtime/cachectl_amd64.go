@@ -16,3 +16,7 @@ const canPrefetch = true
 func prefetchL2(base unsafe.Pointer, rows, steps []int64) {
 	cpu.PrefetchL2((*byte)(base), &rows[0], len(rows), &steps[0], len(steps))
 }
+
+// storeFence orders the streaming kernels' non-temporal stores before
+// every later store (SFENCE).
+func storeFence() { cpu.StoreFence() }

@@ -1,10 +1,12 @@
-// Command prefetch emits generated/cpu's PrefetchL2 (amd64): a software
-// prefetch into L2 of the lines at a grid of offsets, which the runtime
-// issues a few at a time between micro-kernel calls so that memory fetches
-// the next block of A while the kernel computes on this one (see
-// runtime/ahead.go).
+// Command cachectl emits generated/cpu's cache-control functions (amd64):
+// PrefetchL2, a software prefetch into L2 of the lines at a grid of
+// offsets, which the runtime issues a few at a time between micro-kernel
+// calls so that memory fetches the next block of A while the kernel
+// computes on this one (runtime/ahead.go); and StoreFence (SFENCE), which
+// orders the streaming kernels' non-temporal stores before what follows
+// (runtime/stream.go).
 //
-// Usage (from generate.go): go run -C asm ./prefetch -out ../generated/cpu
+// Usage (from generate.go): go run -C asm ./cachectl -out ../generated/cpu
 package main
 
 import (
@@ -20,10 +22,10 @@ import (
 )
 
 func main() {
-	fs := flag.NewFlagSet("prefetch", flag.ExitOnError)
+	fs := flag.NewFlagSet("cachectl", flag.ExitOnError)
 	out := fs.String("out", ".", "output directory")
 	_ = fs.Parse(os.Args[1:])
-	argv := []string{"go", "run", "./prefetch", "-out", *out}
+	argv := []string{"go", "run", "./cachectl", "-out", *out}
 	cfg := emit.Config{Argv: argv, Pkg: "cpu", Dir: *out}
 
 	c := build.NewContext()
@@ -70,7 +72,17 @@ func main() {
 
 	c.Label("done")
 	c.RET()
-	if err := cfg.File(c, "prefetch_amd64"); err != nil {
+
+	c.Function("StoreFence")
+	c.Attributes(attr.NOSPLIT)
+	c.SignatureExpr("func()")
+	c.Doc(
+		"StoreFence orders every store before it, the weakly ordered",
+		"non-temporal ones included, before every store after it (SFENCE).",
+	)
+	c.SFENCE()
+	c.RET()
+	if err := cfg.File(c, "cachectl_amd64"); err != nil {
 		log.Fatal(err)
 	}
 }
