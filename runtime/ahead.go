@@ -15,6 +15,14 @@ import "unsafe"
 // a burst of prefetches holds the core's miss buffers until memory answers,
 // and the kernel's own loads wait behind them.
 
+// aheadMinDepth is the least depth of a KC block whose successor is fetched
+// ahead. Fetching makes each tile its own call, which at a small depth
+// costs more than the fetch saves: TCCG's ccsd_t cases (depth 24, float64,
+// beta 1) ran at 0.90–0.92 of GEMM with it and 0.93–0.95 without, while
+// abcde-ecbfa-fd (48) went from 0.58 to 0.64 and abcd-dbea-ec (72) from
+// 1.10 to 1.31–1.34.
+const aheadMinDepth = 32
+
 // planAhead lists, in sc, the lines of A that the MC block at row ic will
 // need over depth offsets kA (the offsets of rows that start a line, and
 // the depth offsets, in bytes). Nothing is listed when

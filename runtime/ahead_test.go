@@ -97,20 +97,27 @@ var a0 byte
 // TCCG abcde-ecbfa-fd's shape at small extents, over many MC blocks, on 1
 // and 2 threads, beta −1 and 0: M packed across slivers, the next block
 // fetched while the kernel runs (each tile then its own call), at beta 0
-// C's tiles streamed (stream.go), against a plain loop. On a path without
-// a cross packer it checks the usual paths instead.
+// C's tiles streamed (stream.go), against a plain loop; below
+// aheadMinDepth, nothing fetched. On a path without a cross packer it
+// checks the usual paths instead.
 func TestAheadProduct(t *testing.T) {
 	checkAhead[float32](t, 1e-5)
 	checkAhead[float64](t, 1e-13)
 }
 
 func checkAhead[T real](t *testing.T, tol float64) {
-	rng := rand.New(rand.NewPCG(7, 7))
+	// A depth below aheadMinDepth fetches nothing.
+	checkAheadDepth[T](t, tol, aheadMinDepth+5, true)
+	checkAheadDepth[T](t, tol, aheadMinDepth-1, false)
+}
+
+func checkAheadDepth[T real](t *testing.T, tol float64, F int, fetch bool) {
+	rng := rand.New(rand.NewPCG(7, uint64(F)))
 	ops := typed.OpsOf[T]()
 	tile := tileOf(ops)
 	// e (C's unit dim) whole tiles, a (A's unit dim) two lines, d not a
 	// whole number of column tiles.
-	E, Cc, Bb, F, A, D := 2*max(tile.MR, 8), 3, 2, 12, 2*64/int(unsafe.Sizeof(T(0))), 7
+	E, Cc, Bb, A, D := 2*max(tile.MR, 8), 3, 2, 2*64/int(unsafe.Sizeof(T(0))), 7
 	a := make([]T, E*Cc*Bb*F*A)
 	b := make([]T, F*D)
 	for x := range a {
@@ -146,11 +153,14 @@ func checkAhead[T real](t *testing.T, tol float64) {
 			}
 			want := float64(alpha)*s + float64(beta)*float64(c0[i])
 			if got := float64(c[i]); abs(got-want) > tol*(mag+1) {
-				t.Fatalf("%s, %d threads: C[%d,%d,%d,%d,%d] = %v, want %v", ops.Type.Name, threads, ai, bi, ci, di, ei, got, want)
+				t.Fatalf("%s, depth %d, %d threads: C[%d,%d,%d,%d,%d] = %v, want %v", ops.Type.Name, F, threads, ai, bi, ci, di, ei, got, want)
 			}
 		}
-		if tile.Cross > 0 && canPrefetch && listed == 0 {
-			t.Errorf("%s, %d threads: no block fetched ahead", ops.Type.Name, threads)
+		if fetch && tile.Cross > 0 && canPrefetch && listed == 0 {
+			t.Errorf("%s, depth %d, %d threads: no block fetched ahead", ops.Type.Name, F, threads)
+		}
+		if !fetch && listed != 0 {
+			t.Errorf("%s, depth %d, %d threads: %d rows fetched ahead", ops.Type.Name, F, threads, listed)
 		}
 		// C (a large allocation, on a page) has its tiles' columns on
 		// lines: at beta 0 the streaming kernel writes them where the

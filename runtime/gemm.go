@@ -214,7 +214,7 @@ func (c *call) gemm(ms *memberState, off *[3]int) {
 					cross := c.packA(ms.bufs.A, aBase, sc, kA, kStrideA, mc, kc)
 					ms.packed = ic
 					sc.aheadRows = 0
-					if next := (u + members) / c.unitCols * b.MC; cross && next != ic {
+					if next := (u + members) / c.unitCols * b.MC; cross && next != ic && kc >= aheadMinDepth {
 						// The block this member most likely packs next.
 						c.planAhead(sc, aBase, next, kA)
 					}
