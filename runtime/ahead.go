@@ -25,8 +25,8 @@ const aheadMinDepth = 32
 
 // planAhead lists, in sc, the lines of A that the MC block at row ic will
 // need over depth offsets kA (the offsets of rows that start a line, and
-// the depth offsets, in bytes). Nothing is listed when
-// the CPU has no prefetch or ic is past the last row.
+// the depth offsets, in bytes). Nothing is listed when the CPU has no
+// prefetch or ic is past the last row.
 func (c *call) planAhead(sc *scatter, aBase unsafe.Pointer, ic int, kA []int64) {
 	sc.aheadRows, sc.aheadSteps = 0, 0
 	p := c.plan

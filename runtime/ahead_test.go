@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"math/rand/v2"
+	"sync/atomic"
 	"testing"
 	"unsafe"
 
@@ -131,16 +132,18 @@ func checkAheadDepth[T real](t *testing.T, tol float64, F int, fetch bool) {
 		{Len: len(b), Shape: []int{F, D}},
 		{Len: A * Bb * Cc * D * E, Shape: []int{A, Bb, Cc, D, E}},
 	}
-	listed, streamed := 0, 0
-	testAhead = func(rows int) { listed += rows }
-	testStream = func() { streamed++ }
+	// Counted from every member's goroutine.
+	var listed, streamed atomic.Int64
+	testAhead = func(rows int) { listed.Add(int64(rows)) }
+	testStream = func() { streamed.Add(1) }
 	defer func() { testAhead, testStream = nil, nil }()
 	for _, tc := range []struct {
 		threads int
 		beta    T
 	}{{1, -1}, {2, -1}, {1, 0}, {2, 0}} {
 		threads := tc.threads
-		listed, streamed = 0, 0
+		listed.Store(0)
+		streamed.Store(0)
 		alpha, beta := T(0.5), tc.beta
 		c, c0 := runOnPool(t, rng, threads, "ecbfa,fd->abcde", views, a, b, alpha, beta)
 		for i := range c {
@@ -156,20 +159,21 @@ func checkAheadDepth[T real](t *testing.T, tol float64, F int, fetch bool) {
 				t.Fatalf("%s, depth %d, %d threads: C[%d,%d,%d,%d,%d] = %v, want %v", ops.Type.Name, F, threads, ai, bi, ci, di, ei, got, want)
 			}
 		}
-		if fetch && tile.Cross > 0 && canPrefetch && listed == 0 {
+		rows, tiles := listed.Load(), streamed.Load()
+		if fetch && tile.Cross > 0 && canPrefetch && rows == 0 {
 			t.Errorf("%s, depth %d, %d threads: no block fetched ahead", ops.Type.Name, F, threads)
 		}
-		if !fetch && listed != 0 {
-			t.Errorf("%s, depth %d, %d threads: %d rows fetched ahead", ops.Type.Name, F, threads, listed)
+		if !fetch && rows != 0 {
+			t.Errorf("%s, depth %d, %d threads: %d rows fetched ahead", ops.Type.Name, F, threads, rows)
 		}
 		// C (a large allocation, on a page) has its tiles' columns on
 		// lines: at beta 0 the streaming kernel writes them where the
 		// row has one.
-		if k, _ := KernelFor(ops.Type.Real); beta == 0 && listed > 0 && k != nil && k.Stream != nil && streamed == 0 {
+		if k, _ := KernelFor(ops.Type.Real); beta == 0 && rows > 0 && k != nil && k.Stream != nil && tiles == 0 {
 			t.Errorf("%s, %d threads: beta 0 streamed no tile", ops.Type.Name, threads)
 		}
-		if beta != 0 && streamed != 0 {
-			t.Errorf("%s, %d threads: beta %v streamed %d tiles", ops.Type.Name, threads, beta, streamed)
+		if beta != 0 && tiles != 0 {
+			t.Errorf("%s, %d threads: beta %v streamed %d tiles", ops.Type.Name, threads, beta, tiles)
 		}
 	}
 }
