@@ -83,6 +83,11 @@ func TestRegistry(t *testing.T) {
 		if wantRuns := wantAsm && row.ISA == spec.AVX512; (k.Runs != nil) != wantRuns || (k.RunsGo != nil) != (row.ISA == spec.AVX512) {
 			t.Errorf("%s: row-map kernel present %v, twin %v, want %v", k.Name, k.Runs != nil, k.RunsGo != nil, wantRuns)
 		}
+		// Streaming column kernels are AVX-512 assembly, with the column
+		// kernel's twin as their reference.
+		if wantStream := wantAsm && row.ISA == spec.AVX512; (k.Stream != nil) != wantStream || (row.ISA == spec.AVX512 && k.TilesGo == nil) {
+			t.Errorf("%s: streaming kernel present %v, want %v; column twin %v", k.Name, k.Stream != nil, wantStream, k.TilesGo != nil)
+		}
 		// Half-map column kernels are AVX2 assembly, with a twin on every build.
 		if wantMaps := wantAsm && row.ISA == spec.AVX2; (k.Maps != nil) != wantMaps || (k.MapsGo != nil) != (row.ISA == spec.AVX2) {
 			t.Errorf("%s: half-map kernel present %v, twin %v, want %v", k.Name, k.Maps != nil, k.MapsGo != nil, wantMaps)
