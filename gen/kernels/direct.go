@@ -1,8 +1,6 @@
 package main
 
 import (
-	"strings"
-
 	. "github.com/dave/jennifer/jen"
 
 	"github.com/tcontract/tcontract/internal/spec"
@@ -10,10 +8,8 @@ import (
 
 // Names of a row's direct kernel and packers: "direct_f32_64x6_avx512",
 // "packa_…", "packb_…" (the assembly functions; their twins add "_go").
-func directName(k spec.Kernel) string { return "direct" + strings.TrimPrefix(k.Name(), "gemm") }
-func packName(k spec.Kernel, op string) string {
-	return "pack" + op + strings.TrimPrefix(k.Name(), "gemm")
-}
+func directName(k spec.Kernel) string          { return k.Func("direct") }
+func packName(k spec.Kernel, op string) string { return k.Func("pack" + op) }
 
 // hasDirect reports whether a row has an assembly direct kernel and
 // assembly packers: the x86 rows (asm/avx512, asm/avx2 emit them).

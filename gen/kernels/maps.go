@@ -1,15 +1,13 @@
 package main
 
 import (
-	"strings"
-
 	. "github.com/dave/jennifer/jen"
 
 	"github.com/tcontract/tcontract/internal/spec"
 )
 
 // mapsName is a row's half-map column kernel: "maps_f32_16x6_avx2".
-func mapsName(k spec.Kernel) string { return "maps" + strings.TrimPrefix(k.Name(), "gemm") }
+func mapsName(k spec.Kernel) string { return k.Func("maps") }
 
 // hasMaps reports whether a row has an assembly half-map column kernel
 // (asm/avx2 emits them: without cheap masked stores, a vector goes to C

@@ -1,15 +1,13 @@
 package main
 
 import (
-	"strings"
-
 	. "github.com/dave/jennifer/jen"
 
 	"github.com/tcontract/tcontract/internal/spec"
 )
 
 // runsName is a row's row-map kernel: "runs_f32_64x6_avx512".
-func runsName(k spec.Kernel) string { return "runs" + strings.TrimPrefix(k.Name(), "gemm") }
+func runsName(k spec.Kernel) string { return k.Func("runs") }
 
 // hasRuns reports whether a row has an assembly row-map kernel (asm/avx512
 // emits them: its masked stores split a vector between two runs of C).

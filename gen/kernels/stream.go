@@ -1,13 +1,11 @@
 package main
 
 import (
-	"strings"
-
 	"github.com/tcontract/tcontract/internal/spec"
 )
 
 // streamName is a row's streaming column kernel: "stream_f64_24x6_avx512".
-func streamName(k spec.Kernel) string { return "stream" + strings.TrimPrefix(k.Name(), "gemm") }
+func streamName(k spec.Kernel) string { return k.Func("stream") }
 
 // hasStream reports whether a row has a streaming column kernel (asm/avx512
 // emits them: a whole vector of C is a line, written with one

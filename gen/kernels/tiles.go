@@ -1,15 +1,13 @@
 package main
 
 import (
-	"strings"
-
 	. "github.com/dave/jennifer/jen"
 
 	"github.com/tcontract/tcontract/internal/spec"
 )
 
 // tilesName is a row's column kernel: "tiles_f32_24x3_avx2".
-func tilesName(k spec.Kernel) string { return "tiles" + strings.TrimPrefix(k.Name(), "gemm") }
+func tilesName(k spec.Kernel) string { return k.Func("tiles") }
 
 // hasTiles reports whether a row has an assembly column kernel (asm/avx2
 // and asm/avx512 emit them).

@@ -1,6 +1,9 @@
 package spec
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // ISA names, from the most capable down. TCONTRACT_ISA accepts these names.
 const (
@@ -108,6 +111,15 @@ var Kernels = []Kernel{
 func (k Kernel) Name() string {
 	r, _ := RealByName(k.Real)
 	return fmt.Sprintf("gemm_%s_%dx%d_%s", r.Short, k.MR, k.NR, k.ISA)
+}
+
+// Func is the name of one of the row's functions, of the family that
+// takes Name's "gemm" place: Func("tiles") is "tiles_f32_32x12_avx512",
+// Func("packa") its A packer. The kernel generators (asm) and the registry
+// generator (gen/kernels) both name functions through it, so that the two
+// modules cannot disagree.
+func (k Kernel) Func(family string) string {
+	return family + strings.TrimPrefix(k.Name(), "gemm")
 }
 
 // KernelsFor returns the rows of one ISA, in table order.

@@ -3,7 +3,6 @@ package x86
 import (
 	"fmt"
 	"math/bits"
-	"strings"
 
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
@@ -15,7 +14,7 @@ import (
 const DirectSignature = "func(k int, a *byte, lda int, b *byte, rsb int, csb int, c *byte, rsc int, csc int, m int, n int, alpha *byte, beta *byte)"
 
 // DirectName is the direct kernel of row k: "direct_f32_64x6_avx512".
-func DirectName(k spec.Kernel) string { return "direct" + strings.TrimPrefix(k.Name(), "gemm") }
+func DirectName(k spec.Kernel) string { return k.Func("direct") }
 
 // Registers of a direct kernel's k loop. The loop needs more pointers than
 // a packed kernel's (A advances by lda, B by rsb, and B's columns sit csb

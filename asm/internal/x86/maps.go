@@ -1,8 +1,6 @@
 package x86
 
 import (
-	"strings"
-
 	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
@@ -15,7 +13,7 @@ import (
 const MapsSignature = "func(k int, a, b, c *byte, rows, cols *int64, tiles, n int, alpha, beta *byte)"
 
 // MapsName is the half-map column kernel of row k: "maps_f32_16x6_avx2".
-func MapsName(k spec.Kernel) string { return "maps" + strings.TrimPrefix(k.Name(), "gemm") }
+func MapsName(k spec.Kernel) string { return k.Func("maps") }
 
 // BeginMaps declares the half-map column kernel of the row. It returns at
 // once when tiles <= 0; the caller emits label "tile" next.

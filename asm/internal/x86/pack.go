@@ -3,7 +3,6 @@ package x86
 import (
 	"fmt"
 	"math/bits"
-	"strings"
 
 	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/operand"
@@ -18,7 +17,7 @@ const PackSignature = "func(dst *byte, src *byte, rows int, k int, rowStep int, 
 // PackName is a packer of row k: op "a" packs A slivers (w = MR), "b" B
 // slivers (w = NR): "packa_f32_64x6_avx512".
 func PackName(k spec.Kernel, op string) string {
-	return "pack" + op + strings.TrimPrefix(k.Name(), "gemm")
+	return k.Func("pack" + op)
 }
 
 // Pack1eName is the complex-A packer of row k in 1m's 1e layout:

@@ -1,8 +1,6 @@
 package x86
 
 import (
-	"strings"
-
 	"github.com/mmcloughlin/avo/attr"
 
 	"github.com/tcontract/tcontract/internal/spec"
@@ -13,7 +11,7 @@ import (
 const RunsSignature = "func(k int, a, b, c *byte, rows, cols *int64, n int, alpha, beta *byte)"
 
 // RunsName is the row-map kernel of row k: "runs_f32_64x6_avx512".
-func RunsName(k spec.Kernel) string { return "runs" + strings.TrimPrefix(k.Name(), "gemm") }
+func RunsName(k spec.Kernel) string { return k.Func("runs") }
 
 // RowMapWords is the length of a row map in int64 words per vector of a
 // tile column: the byte offsets from c of the vector's first lane in its

@@ -1,8 +1,6 @@
 package x86
 
 import (
-	"strings"
-
 	"github.com/mmcloughlin/avo/operand"
 
 	"github.com/tcontract/tcontract/internal/spec"
@@ -12,10 +10,10 @@ import (
 const TilesSignature = "func(k int, a *byte, b *byte, c *byte, offs *int64, tiles int, rsc int, csc int, m int, n int, alpha *byte, beta *byte)"
 
 // TilesName is the column kernel of row k: "tiles_f32_24x3_avx2".
-func TilesName(k spec.Kernel) string { return "tiles" + strings.TrimPrefix(k.Name(), "gemm") }
+func TilesName(k spec.Kernel) string { return k.Func("tiles") }
 
 // StreamName is the streaming column kernel of row k: "stream_f64_24x6_avx512".
-func StreamName(k spec.Kernel) string { return "stream" + strings.TrimPrefix(k.Name(), "gemm") }
+func StreamName(k spec.Kernel) string { return k.Func("stream") }
 
 // TileLocals are a column kernel's loop state, kept in its frame across
 // tiles (the tile's own code uses every register): the tiles left, the
