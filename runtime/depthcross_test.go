@@ -149,3 +149,54 @@ func checkDepthCross[T real](t *testing.T, tol float64) {
 		}
 	}
 }
+
+// A K group interleaved for the depth-cross packer (TCCG ab-acd-dbc at
+// float32: d cut to 16, strided in A, then c, A's unit dim) gets KC blocks
+// of whole groups of lanes runs, so that no block's rest is gathered; a K
+// whose second dim is not A's unit one keeps the balanced KC.
+func TestDepthCrossKC(t *testing.T) {
+	testBlocks = &blocks{MC: 320, KC: 384, NC: 4092}
+	defer func() { testBlocks = nil }()
+	p := NewPool(1)
+	defer p.Close()
+	for _, path := range []string{"avx512", "avx2"} {
+		k := kernels.Lookup(path, "float32")
+		if k == nil || k.PackX == nil {
+			continue
+		}
+		lanes := vecLanes(k, 4)
+		for _, tc := range []struct {
+			name   string
+			k      Group
+			wantKC int
+		}{
+			{"interleaved", groupOf(
+				Dim{Ext: 16, S: [3]int{opA: 141376, opB: 1}},
+				Dim{Ext: 8, S: [3]int{opA: 1, opB: 384}},
+				Dim{Ext: 47, S: [3]int{opA: 8, opB: 3072}},
+				Dim{Ext: 24, S: [3]int{opA: 16 * 141376, opB: 16}},
+			), 384 / (16 * lanes) * 16 * lanes},
+			{"second dim strided in A", groupOf(
+				Dim{Ext: 16, S: [3]int{opA: 141376, opB: 1}},
+				Dim{Ext: 8, S: [3]int{opA: 2, opB: 384}},
+				Dim{Ext: 47, S: [3]int{opA: 16, opB: 3072}},
+				Dim{Ext: 24, S: [3]int{opA: 16 * 141376, opB: 16}},
+			), 384},
+		} {
+			c := newCall(p, 1)
+			c.mainKern, c.mainFn = k, funcOf(k)
+			c.kern, c.fn = k, funcOf(k)
+			c.mrR, c.nrR = k.MR, k.NR
+			c.cf, c.tsize, c.rsize = 1, 4, 4
+			c.plan = &Plan{Batch: Group{Size: 1},
+				M: groupOf(Dim{Ext: 376, S: [3]int{opA: 376, opC: 1}}),
+				N: groupOf(Dim{Ext: 384, S: [3]int{opB: 144384, opC: 376}}),
+				K: tc.k}
+			c.chooseTeam()
+			p.release(c)
+			if c.blk.KC != tc.wantKC {
+				t.Errorf("%s, %s: KC %d, want %d", path, tc.name, c.blk.KC, tc.wantKC)
+			}
+		}
+	}
+}

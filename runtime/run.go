@@ -276,6 +276,11 @@ func (c *call) chooseTeam() {
 	kb := blocksFor(c.kern)
 	kcMax := max(1, kb.KC/c.cf)
 	kc := balance(p.K.Size, kcMax, 1)
+	if g := c.depthCrossSteps(); g > 0 && g <= kcMax && p.K.Size > kcMax {
+		// Every KC block whole groups of the depth-cross packer's runs:
+		// a block's rest would be gathered element by element.
+		kc = balance(p.K.Size, kcMax/g*g, g)
+	}
 	mCost := runCosts{depth: kc, realSize: c.rsize, pack: opA, across: nr, reuse: ceilDiv(p.N.Size, nr), cf: c.cf, rows: true}
 	if k := shortTile(&p.M, c.kern, c.cf, mCost); k != c.kern {
 		c.kern, c.fn, c.tilesFn = k, funcOf(k), k.Tiles
