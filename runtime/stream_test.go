@@ -58,14 +58,8 @@ func checkStream[T real](t *testing.T, k *kernels.Kernel) {
 	pick := 0
 	for _, kk := range depths(k.Unroll) {
 		for _, tiles := range []int{0, 1, 2, 5} {
-			a := unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(guarded(t, max(tiles*mr*kk, 1)*size, true)))), tiles*mr*kk)
-			b := unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(guarded(t, max(nr*kk, 1)*size, true)))), nr*kk)
-			for i := range a {
-				a[i] = rnd()
-			}
-			for i := range b {
-				b[i] = rnd()
-			}
+			a := guardedRandom(t, tiles*mr*kk, rnd)
+			b := guardedRandom(t, nr*kk, rnd)
 			for _, gap := range []int{0, line, 3 * line} {
 				pick++
 				n := pick % (nr + 1)

@@ -54,14 +54,8 @@ func checkTiles[T real](t *testing.T, k *kernels.Kernel, asm kernels.TilesFunc) 
 	pick := 0
 	for _, kk := range depths(k.Unroll) {
 		for _, tiles := range []int{0, 1, 2, 5} {
-			a := unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(guarded(t, max(tiles*mr*kk, 1)*size, true)))), tiles*mr*kk)
-			b := unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(guarded(t, max(nr*kk, 1)*size, true)))), nr*kk)
-			for i := range a {
-				a[i] = rnd()
-			}
-			for i := range b {
-				b[i] = rnd()
-			}
+			a := guardedRandom(t, tiles*mr*kk, rnd)
+			b := guardedRandom(t, nr*kk, rnd)
 			for _, lay := range layouts {
 				pick++
 				m, n := pick%(mr+1), pick%(nr+1)
@@ -179,4 +173,15 @@ func TestTileRuns(t *testing.T) {
 			}
 		}
 	}
+}
+
+// guardedRandom is n random values of T ending at a PROT_NONE page
+// (guarded), so a kernel that reads past its sliver faults.
+func guardedRandom[T real](t testing.TB, n int, rnd func() T) []T {
+	size := int(unsafe.Sizeof(T(0)))
+	s := unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(guarded(t, max(n, 1)*size, true)))), n)
+	for i := range s {
+		s[i] = rnd()
+	}
+	return s
 }
