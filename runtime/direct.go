@@ -41,6 +41,7 @@ func (c *call) directFits() bool {
 		return true
 	}
 	c.tall = c.tallDirect()
+	c.planTallAhead()
 	return c.tall
 }
 
@@ -153,6 +154,8 @@ func (c *call) directTall(member, members int, off *[3]int) {
 	N, K := p.N.Size, p.K.Size
 	r0, r1 := split(p.M.Size/e0, members, member, 1)
 	alpha := (*byte)(unsafe.Pointer(&c.kalpha))
+	ahead := &c.tallAhead
+	nr := c.kern.NR
 	for pc := 0; pc < K; pc += directKC {
 		kc := min(directKC, K-pc)
 		beta := c.directBeta(pc)
@@ -162,10 +165,28 @@ func (c *call) directTall(member, members int, off *[3]int) {
 			bp := (*byte)(unsafe.Add(bBase, int64(pc*rsb)*sz))
 			ap := (*byte)(unsafe.Add(aBase, int64(ao+pc*lda)*sz))
 			cp := (*byte)(unsafe.Add(cBase, int64(co)*sz))
-			c.kern.Direct(kc, ap, lda, bp, rsb, csb, cp, 1, csc, e0, N, alpha, beta)
+			if ahead.dist == 0 || r+ahead.dist >= r1 {
+				c.kern.Direct(kc, ap, lda, bp, rsb, csb, cp, 1, csc, e0, N, alpha, beta)
+				continue
+			}
+			// A call per column tile, each after its share of the run
+			// dist on (tallahead.go).
+			next := unsafe.Add(aBase, int64(offsetAt(p.M.Ext[1:], p.M.S[opA][1:], r+ahead.dist)+pc*lda)*sz)
+			for j := 0; j < ahead.columnTiles; j++ {
+				ahead.fetch(next, j, kc)
+				c.kern.Direct(kc, ap, lda, (*byte)(unsafe.Add(unsafe.Pointer(bp), int64(j*nr*csb)*sz)), rsb, csb,
+					(*byte)(unsafe.Add(unsafe.Pointer(cp), int64(j*nr*csc)*sz)), 1, csc, e0, min(nr, N-j*nr), alpha, beta)
+			}
+			if testTallAhead != nil {
+				testTallAhead(ahead.columnTiles)
+			}
 		}
 	}
 }
+
+// testTallAhead, when set by a test, sees the column tiles of each run
+// computed after fetching ahead.
+var testTallAhead func(tiles int)
 
 // directBeta is the beta of the direct step at depth pc: the call's for
 // the first step, 1 after it, as the kernel accumulates into C.

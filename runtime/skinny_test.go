@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"math/rand/v2"
+	"sync/atomic"
 	"testing"
 	"unsafe"
 
@@ -200,13 +201,17 @@ func TestTallDirect(t *testing.T) {
 // dims (the fast one adjacent in A and C, runs ending in a partial tile;
 // the slow one backwards in A), N of three column tiles, the last partial,
 // a depth of two direct steps; float32 and float64, on 1, 2 and 3
-// threads, against a plain loop.
+// threads, against a plain loop. With A's depth steps a page apart or
+// more (padded rows), each member fetches its next runs ahead, a call per
+// column tile (tallahead.go); nearer, nothing is fetched.
 func TestTallDirectProduct(t *testing.T) {
-	checkTallDirect[float32](t, 1e-5)
-	checkTallDirect[float64](t, 1e-13)
+	for _, pad := range []bool{false, true} {
+		checkTallDirect[float32](t, 1e-5, pad)
+		checkTallDirect[float64](t, 1e-13, pad)
+	}
 }
 
-func checkTallDirect[T real](t *testing.T, tol float64) {
+func checkTallDirect[T real](t *testing.T, tol float64, pad bool) {
 	rng := rand.New(rand.NewPCG(7, 2))
 	name := "float64"
 	if unsafe.Sizeof(T(0)) == 4 {
@@ -219,7 +224,16 @@ func checkTallDirect[T real](t *testing.T, tol float64) {
 	// C[a,c,d] = Σ_e A[e,a,d]·B[c,e]: d is M's fast dim, a its slow one,
 	// c is N, e is K.
 	D, A, Cn, E := 2*k.MR+5, 9, 3*k.NR-1, directKC+77
-	a := make([]T, E*A*D)
+	size := int(unsafe.Sizeof(T(0)))
+	Dp := D // A's row stride: D, or padded so that A's depth steps lie a page apart
+	if pad {
+		Dp = max(D, ceilDiv(pageBytes, A*size)) + 3
+	}
+	fetch := canPrefetch && A*Dp*size >= pageBytes && ceilDiv(D*size, lineBytes)+1 <= tallAheadLines
+	if pad && !fetch && canPrefetch {
+		t.Fatalf("%s: the padded layout fetches nothing ahead", name)
+	}
+	a := make([]T, E*A*Dp)
 	b := make([]T, Cn*E)
 	for x := range a {
 		a[x] = T(rng.Float64() - 0.5)
@@ -227,16 +241,30 @@ func checkTallDirect[T real](t *testing.T, tol float64) {
 	for x := range b {
 		b[x] = T(rng.Float64() - 0.5)
 	}
-	// A's a runs backwards: A(e,a,d) at a[e·A·D + (A-1-a)·D + d].
-	aAt := func(e, ai, d int) T { return a[e*A*D+(A-1-ai)*D+d] }
+	// A's a runs backwards: A(e,a,d) at a[e·A·Dp + (A-1-a)·Dp + d].
+	aAt := func(e, ai, d int) T { return a[e*A*Dp+(A-1-ai)*Dp+d] }
 	views := [3]View{
-		{Len: len(a), Shape: []int{E, A, D}, Strides: []int{A * D, -D, 1}, Offset: (A - 1) * D},
+		{Len: len(a), Shape: []int{E, A, D}, Strides: []int{A * Dp, -Dp, 1}, Offset: (A - 1) * Dp},
 		{Len: len(b), Shape: []int{Cn, E}},
 		{Len: A * Cn * D, Shape: []int{A, Cn, D}},
 	}
+	var fetched atomic.Int64 // column tiles computed after fetching ahead, from every member
+	testTallAhead = func(tiles int) { fetched.Add(int64(tiles)) }
+	defer func() { testTallAhead = nil }()
 	for _, threads := range []int{1, 2, 3} {
 		alpha, beta := T(-1.25), T(0.75)
+		fetched.Store(0)
 		c, c0 := runOnPool(t, rng, threads, "ead,ce->acd", views, a, b, alpha, beta)
+		// Each member fetches for its runs but the last few (one run of
+		// D×512 here is more than tallAheadBytes), at each of the two
+		// direct steps; alone, that is 8 runs of 3 column tiles, twice.
+		got, want := fetched.Load(), int64(0)
+		if fetch {
+			want = 2 * 3 * int64(A-1)
+		}
+		if threads == 1 && got != want || threads > 1 && (got == 0) != (want == 0) {
+			t.Fatalf("%s, %d threads, padded %v: %d column tiles after fetching ahead, want %d", name, threads, pad, got, want)
+		}
 		for ai := 0; ai < A; ai++ {
 			for q := 0; q < Cn; q++ {
 				for d := 0; d < D; d++ {
