@@ -16,8 +16,8 @@ import "unsafe"
 // loads wait (ahead.go).
 
 // tallAheadBytes is how much of A a member has asked for ahead of the run
-// it computes, at least one run. TCCG's abcd-ebad-ce ran 1.10–1.14 times
-// as fast at float32 (runs of 32 KB, two ahead) and 1.12–1.14 at float64
+// it computes, at least one run. TCCG's abcd-ebad-ce ran 1.15–1.18 times
+// as fast at float32 (runs of 32 KB, two ahead) and 1.12–1.15 at float64
 // (41 KB, one ahead) on one and two threads; one or three runs ahead at
 // float32 and two at float64 ran a few percent slower.
 const tallAheadBytes = 64 << 10
