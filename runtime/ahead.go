@@ -14,6 +14,11 @@ import "unsafe"
 // then finds them in L2. A share per tile, not the whole block at once:
 // a burst of prefetches holds the core's miss buffers until memory answers,
 // and the kernel's own loads wait behind them.
+//
+// Shallow products (the whole depth one KC block) whose A lies beyond the
+// cache fetch ahead too, when A's depth steps are each a line or more
+// apart (every listed line is then one of the block's): each block's
+// packing waits on memory as the cross packer's does (fetchesAhead).
 
 // aheadMinDepth is the least depth of a KC block whose successor is fetched
 // ahead. Fetching makes each tile its own call, which at a small depth
@@ -22,6 +27,36 @@ import "unsafe"
 // abcde-ecbfa-fd (48) went from 0.58 to 0.64 and abcd-dbea-ec (72) from
 // 1.10 to 1.31–1.34.
 const aheadMinDepth = 32
+
+// fetchesAhead reports whether, after packing an MC block over kc of the
+// depth (cross: through the cross packer, every sliver; kStride: the
+// common step of A's depth offsets, 0 if none), the member fetches its
+// next block ahead: a cross-packed block, or one of a product whose whole
+// depth is this block, whose A is beyond the cache (cacheBytes) and has
+// its steps a line apart or more; at least aheadMinDepth deep either way.
+// Fetched blocks at beta 0 are also streamed (stream.go). On one thread,
+// TCCG's abcd-ea-ebcd (A of 227 MB, its steps 2.4 MB apart) ran 1.08–1.11
+// times as fast at float32 and float64, and abcd-ec-abed (steps 336 bytes
+// apart) 1.05–1.07 and 1.10–1.16. GEMMs whose B fits the cache (1 to 3
+// MB) ran 0.95–0.99 as fast when fetched ahead without streaming, hence
+// the bound. A's contiguous depth (GEMM of row-major A, a unit step) is
+// not fetched: each listed element would be its own request, many to a
+// line.
+func (c *call) fetchesAhead(cross bool, kStride int64, kc int) bool {
+	if kc < aheadMinDepth {
+		return false
+	}
+	if cross {
+		return true
+	}
+	p := c.plan
+	return kc == p.K.Size && absInt(int(kStride))*c.tsize >= lineBytes && p.M.Size*p.K.Size*c.tsize >= cacheBytes()
+}
+
+// cacheBytes is the size from which an operand is taken to be read from
+// (or written to) memory rather than the caches: the L3 the blocking
+// uses. A variable, so that tests can lower it.
+var cacheBytes = func() int { return Caches().L3 }
 
 // planAhead lists, in sc, the lines of A that the MC block at row ic will
 // need over depth offsets kA (the offsets of rows that start a line, and

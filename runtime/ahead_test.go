@@ -177,3 +177,106 @@ func checkAheadDepth[T real](t *testing.T, tol float64, F int, fetch bool) {
 		}
 	}
 }
+
+// A shallow product (the whole depth one KC block) whose A steps lie a line
+// apart or more fetches its next blocks ahead when A is beyond the cache,
+// and at beta 0 streams its tiles where the row has a streaming kernel
+// when C is; with the depth over two KC blocks or below aheadMinDepth,
+// nothing is fetched or streamed, and with A's depth adjacent nothing is
+// fetched. M of two dims (A's rows padded) and N of several column tiles
+// keep it off the direct path. Against a plain loop, on 1 and 2 threads,
+// beta −1 and 0.
+func TestShallowAhead(t *testing.T) {
+	checkShallowAhead[float32](t, 1e-5)
+	checkShallowAhead[float64](t, 1e-13)
+}
+
+func checkShallowAhead[T real](t *testing.T, tol float64) {
+	ops := typed.OpsOf[T]()
+	tile := tileOf(ops)
+	k, _ := KernelFor(ops.Type.Real)
+	blk := blocksFor(k)
+	kc := blk.KC
+	// M over three MC blocks and more: there is a next block to fetch.
+	I1, J := 2*tile.MR, 5*tile.NR+1
+	I2 := ceilDiv(3*blk.MC, I1) + 1
+	defer func(f func() int) { cacheBytes = f }(cacheBytes)
+	canStream := k.Stream != nil
+	for _, tc := range []struct {
+		name          string
+		K             int
+		unitK         bool // A's depth adjacent: A[i1,i2,p]
+		cache         int  // cacheBytes for the call
+		fetch, stream bool
+	}{
+		{"shallow", aheadMinDepth + 8, false, 0, true, true},
+		{"the whole KC", kc, false, 0, true, true},
+		{"A and C within the cache", aheadMinDepth + 8, false, 1 << 40, false, false},
+		{"two KC blocks", kc + aheadMinDepth, false, 0, false, false},
+		{"below the least depth", aheadMinDepth - 1, false, 0, false, false},
+		{"A's depth adjacent", aheadMinDepth + 8, true, 0, false, true},
+	} {
+		cacheBytes = func() int { return tc.cache }
+		rng := rand.New(rand.NewPCG(11, uint64(tc.K)))
+		K := tc.K
+		pad := I1 + 16 // A's stride along i2
+		var aAt func(i1, i2, p int) int
+		var va View
+		spec := "pab,pj->jab"
+		if tc.unitK {
+			spec = "abp,pj->jab"
+			aAt = func(i1, i2, p int) int { return (i2*pad+i1)*K + p }
+			va = View{Len: I2 * pad * K, Shape: []int{I1, I2, K}, Strides: []int{K, pad * K, 1}}
+		} else {
+			aAt = func(i1, i2, p int) int { return p*I2*pad + i2*pad + i1 }
+			va = View{Len: K * I2 * pad, Shape: []int{K, I1, I2}, Strides: []int{I2 * pad, 1, pad}}
+		}
+		a := make([]T, va.Len)
+		b := make([]T, K*J)
+		for x := range a {
+			a[x] = T(rng.Float64() - 0.5)
+		}
+		for x := range b {
+			b[x] = T(rng.Float64() - 0.5)
+		}
+		views := [3]View{va, {Len: len(b), Shape: []int{K, J}}, {Len: J * I2 * I1, Shape: []int{J, I1, I2}, Strides: []int{I1 * I2, 1, I1}}}
+		var listed, streamed atomic.Int64
+		testAhead = func(rows int) { listed.Add(int64(rows)) }
+		testStream = func() { streamed.Add(1) }
+		for _, threads := range []int{1, 2} {
+			for _, beta := range []T{-1, 0} {
+				listed.Store(0)
+				streamed.Store(0)
+				alpha := T(0.5)
+				c, c0 := runOnPool(t, rng, threads, spec, views, a, b, alpha, beta)
+				for j := 0; j < J; j++ {
+					for i2 := 0; i2 < I2; i2++ {
+						for i1 := 0; i1 < I1; i1++ {
+							var s, mag float64
+							for p := 0; p < K; p++ {
+								x := float64(a[aAt(i1, i2, p)]) * float64(b[p*J+j])
+								s += x
+								mag += abs(x)
+							}
+							at := j*I1*I2 + i2*I1 + i1
+							want := float64(alpha)*s + float64(beta)*float64(c0[at])
+							if got := float64(c[at]); abs(got-want) > tol*(mag+1) {
+								t.Fatalf("%s, %s, %d threads, beta %v: C[%d,%d,%d] = %v, want %v", ops.Type.Name, tc.name, threads, beta, j, i1, i2, got, want)
+							}
+						}
+					}
+				}
+				rows, tiles := listed.Load(), streamed.Load()
+				if want := tc.fetch && canPrefetch; (rows > 0) != want {
+					t.Errorf("%s, %s, %d threads, beta %v: %d rows fetched ahead, want some: %v", ops.Type.Name, tc.name, threads, beta, rows, want)
+				}
+				// C (a large allocation, on a page) has its tiles' columns
+				// on lines.
+				if want := (tc.stream || rows > 0) && beta == 0 && canStream; (tiles > 0) != want {
+					t.Errorf("%s, %s, %d threads, beta %v: %d tiles streamed, want some: %v", ops.Type.Name, tc.name, threads, beta, tiles, want)
+				}
+			}
+		}
+		testAhead, testStream = nil, nil
+	}
+}

@@ -214,7 +214,7 @@ func (c *call) gemm(ms *memberState, off *[3]int) {
 					cross := c.packA(ms.bufs.A, aBase, sc, kA, kStrideA, mc, kc)
 					ms.packed = ic
 					sc.aheadRows = 0
-					if next := (u + members) / c.unitCols * b.MC; cross && next != ic && kc >= aheadMinDepth {
+					if next := (u + members) / c.unitCols * b.MC; next != ic && c.fetchesAhead(cross, kStrideA, kc) {
 						// The block this member most likely packs next.
 						c.planAhead(sc, aBase, next, kA)
 					}
@@ -471,9 +471,11 @@ func (c *call) macroKernel(sc *scatter, bufs workspace.WorkerBufs, panel []byte,
 	tile := &bufs.Tile[0]
 	mSl := c.tileM.count(mc)
 	// With the next block's lines listed, each tile is its own call, after
-	// its share of the prefetches (ahead.go).
+	// its share of the prefetches (ahead.go); streamed tiles too
+	// (stream.go).
 	fetch, parts := sc.aheadRows > 0, (s1-s0)*mSl
 	stream, streamed := c.streaming(fetch, first, kc), false
+	perTile := fetch || stream
 	for s := s0; s < s1; s++ {
 		j, n := c.tileN.span(s, nc)
 		bp := &panel[s*sliverB]
@@ -486,7 +488,7 @@ func (c *call) macroKernel(sc *scatter, bufs workspace.WorkerBufs, panel []byte,
 			// A run of tiles with half maps: one call.
 			if c.mapsFn != nil && direct && c.mapUsable(sc, t) {
 				e := int(sc.tileEnd[t])
-				if fetch {
+				if perTile {
 					e = t + 1
 				}
 				c.mapsFn(kdepth, &bufs.A[t*sliverA], bp, (*byte)(cBase), &sc.rowMap[t*c.mapWords], &sc.cColB[j], e-t, n,
@@ -495,17 +497,17 @@ func (c *call) macroKernel(sc *scatter, bufs workspace.WorkerBufs, panel []byte,
 				continue
 			}
 			// A run of like tiles written directly: one column-kernel call.
-			// (With fetches, a tile of no run too: the column kernel
+			// (Tile by tile, a tile of no run too: the column kernel
 			// fetches its tile of C first.)
-			if e := int(sc.tileEnd[t]); c.mapsFn == nil && direct && cbs != 0 && (e > t+1 || fetch && c.columnTile(sc, t)) {
-				if fetch {
+			if e := int(sc.tileEnd[t]); c.mapsFn == nil && direct && cbs != 0 && (e > t+1 || perTile && c.columnTile(sc, t)) {
+				if perTile {
 					e = t + 1
 				}
 				_, m := c.tileM.span(t, mc)
 				cp := (*byte)(unsafe.Add(cBase, cCol*int64(c.tsize)))
 				fn := c.tilesFn
 				if stream && c.streamTile(sc, t, m, n, unsafe.Pointer(cp), cbs) {
-					// (With fetches a run is one tile.)
+					// (Tile by tile, a run is one tile.)
 					fn, streamed = c.kern.Stream, true
 					if testStream != nil {
 						testStream()
