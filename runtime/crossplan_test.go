@@ -315,10 +315,7 @@ func TestCrossGroupTallerThanMC(t *testing.T) {
 	for _, tc := range []struct {
 		depth, wantMC int
 	}{{96, 768}, {384, 336}} {
-		c := newCall(p, 1)
-		c.kern, c.fn = k, funcOf(k)
-		c.mrR, c.nrR = k.MR, k.NR
-		c.cf, c.tsize, c.rsize = 1, 4, 4
+		c := realCall(p, 1, k, 4)
 		// M: C's unit dim x (48 rows, a tile of the 48-row variant), then
 		// A's unit dim y in runs of 48 in C; N: 24 columns.
 		m := groupOf(Dim{Ext: 48, S: [3]int{opA: 1 << 20, opC: 1}}, Dim{Ext: 64, S: [3]int{opA: 1, opC: 4096}})

@@ -183,11 +183,8 @@ func TestDepthCrossKC(t *testing.T) {
 				Dim{Ext: 24, S: [3]int{opA: 16 * 141376, opB: 16}},
 			), 384},
 		} {
-			c := newCall(p, 1)
+			c := realCall(p, 1, k, 4)
 			c.mainKern, c.mainFn = k, funcOf(k)
-			c.kern, c.fn = k, funcOf(k)
-			c.mrR, c.nrR = k.MR, k.NR
-			c.cf, c.tsize, c.rsize = 1, 4, 4
 			c.plan = &Plan{Batch: Group{Size: 1},
 				M: groupOf(Dim{Ext: 376, S: [3]int{opA: 376, opC: 1}}),
 				N: groupOf(Dim{Ext: 384, S: [3]int{opB: 144384, opC: 376}}),

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/tcontract/tcontract/generated/kernels"
 	"github.com/tcontract/tcontract/generated/typed"
 	"github.com/tcontract/tcontract/internal/spec"
 )
@@ -157,12 +158,8 @@ func TestDirectScatterProduct(t *testing.T) {
 func TestTallDirect(t *testing.T) {
 	p := NewPool(1)
 	defer p.Close()
-	for _, real := range []string{"float32", "float64"} {
-		k, _ := KernelFor(real)
-		if k.Direct == nil {
-			continue // no direct kernels on this path
-		}
-		ty, _ := spec.TypeByName(real)
+	for _, r := range directRows() {
+		real, k, size := r.real, r.k, r.size
 		for _, tc := range []struct {
 			name     string
 			e0, n    int
@@ -177,10 +174,7 @@ func TestTallDirect(t *testing.T) {
 			{"strided in C", 84, 24, 1, 24, false},
 			{"runs shorter than a tile", k.MR - 1, 24, 1, 1, false},
 		} {
-			c := newCall(p, 1)
-			c.kern, c.fn = k, funcOf(k)
-			c.mrR, c.nrR = k.MR, k.NR
-			c.cf, c.tsize, c.rsize = 1, ty.Size, ty.Size
+			c := realCall(p, 1, k, size)
 			m := groupOf(Dim{Ext: tc.e0, S: [3]int{tc.aS, 0, tc.cS}}, Dim{Ext: 500, S: [3]int{1000, 0, 3000}})
 			if tc.e0 == 50000 {
 				m = groupOf(Dim{Ext: tc.e0, S: [3]int{1, 0, 1}})
@@ -195,6 +189,27 @@ func TestTallDirect(t *testing.T) {
 			}
 		}
 	}
+}
+
+// directRow is a real type whose kernel row on this path has direct
+// kernels: its name, the row and the element size.
+type directRow struct {
+	real string
+	k    *kernels.Kernel
+	size int
+}
+
+// directRows lists float32 and float64 where they have direct kernels.
+func directRows() []directRow {
+	var rows []directRow
+	for _, real := range []string{"float32", "float64"} {
+		k, _ := KernelFor(real)
+		ty, _ := spec.TypeByName(real)
+		if k.Direct != nil {
+			rows = append(rows, directRow{real, k, ty.Size})
+		}
+	}
+	return rows
 }
 
 // A tall contraction on the direct path, row tile by row tile: M of two

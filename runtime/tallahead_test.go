@@ -1,10 +1,6 @@
 package runtime
 
-import (
-	"testing"
-
-	"github.com/tcontract/tcontract/internal/spec"
-)
+import "testing"
 
 // planTallAhead lists, for a tall product whose A steps lie a page apart,
 // lines that cover every line of a run at every depth step whatever the
@@ -17,13 +13,8 @@ func TestPlanTallAhead(t *testing.T) {
 	}
 	p := NewPool(1)
 	defer p.Close()
-	for _, real := range []string{"float32", "float64"} {
-		k, _ := KernelFor(real)
-		if k.Direct == nil {
-			continue // no direct kernels on this path
-		}
-		ty, _ := spec.TypeByName(real)
-		size := ty.Size
+	for _, r := range directRows() {
+		real, k, size := r.real, r.k, r.size
 		for _, tc := range []struct {
 			name   string
 			e0     int // run length
@@ -36,10 +27,7 @@ func TestPlanTallAhead(t *testing.T) {
 			{"steps within a page", 84, pageBytes/size - 1, 96, false},
 			{"runs too long to list", tallAheadLines * lineBytes / size, 1 << 20, 96, false},
 		} {
-			c := newCall(p, 1)
-			c.kern, c.fn = k, funcOf(k)
-			c.mrR, c.nrR = k.MR, k.NR
-			c.cf, c.tsize, c.rsize = 1, size, size
+			c := realCall(p, 1, k, size)
 			n := 3*k.NR - 1
 			c.plan = &Plan{Batch: Group{Size: 1},
 				M: groupOf(Dim{Ext: tc.e0, S: [3]int{1, 0, 1}}, Dim{Ext: 40, S: [3]int{tc.e0, 0, tc.e0 * n}}),

@@ -3,8 +3,19 @@ package runtime
 import (
 	"testing"
 
+	"github.com/tcontract/tcontract/generated/kernels"
 	"github.com/tcontract/tcontract/internal/spec"
 )
+
+// realCall is a record of pool p for a call of a real type of size bytes
+// on kernel row k, with a team of threads, before its plan is set.
+func realCall(p *Pool, threads int, k *kernels.Kernel, size int) *call {
+	c := newCall(p, threads)
+	c.kern, c.fn = k, funcOf(k)
+	c.mrR, c.nrR = k.MR, k.NR
+	c.cf, c.tsize, c.rsize = 1, size, size
+	return c
+}
 
 // A team splits an MC block's columns into several units only when that
 // costs little: units that split a block make each member that takes one
@@ -54,10 +65,7 @@ func TestUnitsKeepGatheredBlocksWhole(t *testing.T) {
 func chooseFor(p *Pool, threads int, real string, m, n, k Dim) *call {
 	kern, _ := KernelFor(real)
 	ty, _ := spec.TypeByName(real)
-	c := newCall(p, threads)
-	c.kern, c.fn = kern, funcOf(kern)
-	c.mrR, c.nrR = kern.MR, kern.NR
-	c.cf, c.tsize, c.rsize = 1, ty.Size, ty.Size
+	c := realCall(p, threads, kern, ty.Size)
 	c.plan = &Plan{Batch: Group{Size: 1}, M: groupOf(m), N: groupOf(n), K: groupOf(k)}
 	c.chooseTeam()
 	p.release(c)
