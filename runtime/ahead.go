@@ -39,9 +39,10 @@ const aheadMinDepth = 32
 // times as fast at float32 and float64, and abcd-ec-abed (steps 336 bytes
 // apart) 1.05–1.07 and 1.10–1.16. GEMMs whose B fits the cache (1 to 3
 // MB) ran 0.95–0.99 as fast when fetched ahead without streaming, hence
-// the bound. A's contiguous depth (GEMM of row-major A, a unit step) is
-// not fetched: each listed element would be its own request, many to a
-// line.
+// the bound, and so did complex ones (1m, never streamed) whose B does not
+// fit (GEMM 2048×16384×64: 0.97–0.99), hence real types only. A's
+// contiguous depth (GEMM of row-major A, a unit step) is not fetched: each
+// listed element would be its own request, many to a line.
 func (c *call) fetchesAhead(cross bool, kStride int64, kc int) bool {
 	if kc < aheadMinDepth {
 		return false
@@ -50,7 +51,7 @@ func (c *call) fetchesAhead(cross bool, kStride int64, kc int) bool {
 		return true
 	}
 	p := c.plan
-	return kc == p.K.Size && absInt(int(kStride))*c.tsize >= lineBytes && p.M.Size*p.K.Size*c.tsize >= cacheBytes()
+	return c.cf == 1 && kc == p.K.Size && absInt(int(kStride))*c.tsize >= lineBytes && p.M.Size*p.K.Size*c.tsize >= cacheBytes()
 }
 
 // cacheBytes is the size from which an operand is taken to be read from

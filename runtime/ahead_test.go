@@ -280,3 +280,45 @@ func checkShallowAhead[T real](t *testing.T, tol float64) {
 		testAhead, testStream = nil, nil
 	}
 }
+
+// fetchesAhead's rule for blocks the cross packer did not take: the whole
+// depth in one block, at least aheadMinDepth deep, A's steps a line apart,
+// A at least cacheBytes, and a real type.
+func TestFetchesAheadRule(t *testing.T) {
+	defer func(f func() int) { cacheBytes = f }(cacheBytes)
+	p := NewPool(1)
+	defer p.Close()
+	k, _ := KernelFor("float32")
+	c := realCall(p, 1, k, 4)
+	defer p.release(c)
+	const M, K = 1 << 16, 64 // A of 16 MB
+	c.plan = &Plan{M: groupOf(Dim{Ext: M, S: [3]int{opA: 1}}), K: groupOf(Dim{Ext: K, S: [3]int{opA: M}})}
+	for _, tc := range []struct {
+		name     string
+		cross    bool
+		kStride  int64
+		kc, cf   int
+		fetches  bool
+		cacheMiB int
+	}{
+		{"shallow, A beyond the cache", false, M, K, 1, true, 1},
+		{"cross-packed", true, M, K, 1, true, 1},
+		{"cross-packed, not the whole depth", true, M, K / 2, 1, true, 1},
+		{"not the whole depth", false, M, K / 2, 1, false, 1},
+		{"steps within a line", false, 8, K, 1, false, 1},
+		{"no common step", false, 0, K, 1, false, 1},
+		{"A within the cache", false, M, K, 1, false, 32},
+		{"complex", false, M, K, 2, false, 1},
+	} {
+		cacheBytes = func() int { return tc.cacheMiB << 20 }
+		c.cf = tc.cf
+		if got := c.fetchesAhead(tc.cross, tc.kStride, tc.kc); got != tc.fetches {
+			t.Errorf("%s: fetches %v, want %v", tc.name, got, tc.fetches)
+		}
+	}
+	c.cf = 1
+	c.plan.K = groupOf(Dim{Ext: aheadMinDepth - 1, S: [3]int{opA: M}})
+	if c.fetchesAhead(true, M, aheadMinDepth-1) || c.fetchesAhead(false, M, aheadMinDepth-1) {
+		t.Errorf("fetched below aheadMinDepth")
+	}
+}
