@@ -23,16 +23,24 @@ import "unsafe"
 const tallAheadBytes = 64 << 10
 
 // tallAheadLines is the longest run, in lines, that is fetched ahead: the
-// size of the line list kept in the call.
+// length of lineOffsets.
 const tallAheadLines = 32
 
-// tallAhead is what directTall fetches ahead: the offsets, in bytes, of a
-// run's lines from its first element (any alignment: one line more than
-// the run's bytes need) and of its depth steps, and how many runs ahead.
-// dist 0: nothing is fetched. Set once per call, then only read by the
-// members.
+// lineOffsets are the offsets, in bytes, of a run's lines from its first
+// element, whatever its alignment: a line apart (the first nLines of them,
+// one more than the run's bytes need, are a run's).
+var lineOffsets = func() (o [tallAheadLines]int64) {
+	for i := range o {
+		o[i] = int64(i * lineBytes)
+	}
+	return o
+}()
+
+// tallAhead is what directTall fetches ahead: how many of lineOffsets a
+// run takes, the offsets of its depth steps in bytes, and how many runs
+// ahead. dist 0: nothing is fetched. Set once per call, then only read by
+// the members.
 type tallAhead struct {
-	lines       [tallAheadLines]int64
 	steps       [directKC]int64
 	nLines      int
 	nSteps      int
@@ -57,9 +65,6 @@ func (c *call) planTallAhead() {
 	if absInt(lda)*c.tsize < pageBytes || lines > tallAheadLines {
 		return
 	}
-	for i := range lines {
-		t.lines[i] = int64(i * lineBytes)
-	}
 	for i := range kc {
 		t.steps[i] = int64(i * lda * c.tsize)
 	}
@@ -72,9 +77,12 @@ func (c *call) planTallAhead() {
 // element at the step's depth is at run, over kc steps.
 func (t *tallAhead) fetch(run unsafe.Pointer, j, kc int) {
 	if k0, k1 := t.share(j, kc); k0 < k1 {
-		prefetchL2(run, t.lines[:t.nLines], t.steps[k0:k1])
+		prefetchL2(run, t.lines(), t.steps[k0:k1])
 	}
 }
+
+// lines are the offsets of a run's lines from its first element.
+func (t *tallAhead) lines() []int64 { return lineOffsets[:t.nLines] }
 
 // share is the depth steps [k0, k1) of share j of kc steps.
 func (t *tallAhead) share(j, kc int) (k0, k1 int) {

@@ -61,7 +61,7 @@ func TestPlanTallAhead(t *testing.T) {
 			// element, is among those listed (from the element, one step).
 			for skew := 0; skew < lineBytes; skew += size {
 				listed := map[int]bool{}
-				for _, l := range ta.lines[:ta.nLines] {
+				for _, l := range ta.lines() {
 					listed[(skew+int(l))/lineBytes] = true
 				}
 				for e := range tc.e0 {
