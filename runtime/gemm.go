@@ -10,7 +10,8 @@ import (
 // The five BLIS loops over block-scatter views. Every member walks the same
 // rounds (batch element, jc, pc); in each it packs its part of the round's B
 // panel, then takes units (an MC block of A times a run of B slivers: the ic,
-// jr and ir loops) until the round has none left (see teamSync). Index
+// jr and ir loops) until the round has none left (see teamSync; units.go
+// weighs splitting a block's columns among members). Index
 // grouping stays outside: these loops see the groups' extents and strides
 // only through Offsets and BlockStrides.
 

@@ -345,6 +345,9 @@ func (c *call) chooseTeam() {
 	if c.members > 1 && !c.batchPar && !(blocks%c.members == 0 && gathersA(p)) {
 		c.unitCols = max(1, min(ceilDiv(4*c.members, blocks), c.tileN.count(c.blk.NC)/c.unitAlign))
 	}
+	if c.members > 1 && !c.batchPar && blocks > 0 {
+		c.unitCols = c.splitColumns(blocks, c.unitCols, c.tileN.count(c.blk.NC)/c.unitAlign)
+	}
 	c.units = blocks * c.unitCols
 	// One MC block: units pack their own slivers (teamSync). On 2
 	// threads, TCCG's abcd-dbea-ec went from 45-57 to 78-96 GFLOP/s at

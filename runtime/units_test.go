@@ -90,3 +90,74 @@ func TestSmallCallsStayOnCaller(t *testing.T) {
 		}
 	}
 }
+
+// unitSpan is the busiest member's rows: blocks taken in turn, the last
+// block's parts by the members that took the fewest.
+func TestUnitSpan(t *testing.T) {
+	for _, tc := range []struct {
+		blocks, last, mc, parts, members, want int
+	}{
+		{13, 128, 160, 1, 2, 6*160 + 128},  // 12 whole blocks, 6 each; the short one
+		{13, 128, 160, 2, 2, 12*160 + 128}, // halves: 13 blocks' rows each
+		{20, 32, 160, 1, 2, 10 * 160},      // 19 whole blocks: one member takes 10
+		{20, 32, 160, 2, 2, 19*160 + 32},
+		{16, 128, 128, 1, 2, 8 * 128},
+		{7, 100, 100, 1, 3, 3 * 100},
+		{4, 10, 100, 4, 3, 4*100 + 2*10}, // 12 parts, 4 each; then 4 short ones over 3
+		{1, 50, 100, 2, 2, 50},
+	} {
+		if got := unitSpan(tc.blocks, tc.last, tc.mc, tc.parts, tc.members); got != tc.want {
+			t.Errorf("unitSpan(%d blocks, last %d, mc %d, %d parts, %d members) = %d, want %d",
+				tc.blocks, tc.last, tc.mc, tc.parts, tc.members, got, tc.want)
+		}
+	}
+}
+
+// A team of 2 splits each MC block's columns in halves when the blocks do
+// not share out evenly and the panel is wide (a block's packing weighs
+// little against its columns' FMAs), and keeps whole blocks when they share
+// out, when the panel is narrow, or when A's blocks are gathered.
+func TestUnitsSplitColumns(t *testing.T) {
+	p := NewPool(2)
+	defer p.Close()
+	for _, typ := range []string{"float32", "float64"} {
+		ty, _ := spec.TypeByName(typ)
+		b := BlockingOf(ty)
+		for _, tc := range []struct {
+			name       string
+			m, n       int // n columns; m rows in MC blocks, set below
+			halfBlock  bool
+			aRow       int
+			wantHalves bool
+		}{
+			{"13 blocks, wide", 13, 2048, true, 1, true},
+			{"12 blocks, wide", 12, 2048, false, 1, false},
+			{"13 blocks, 24 columns", 13, 24, true, 1, false},
+			{"13 blocks gathered, wide", 13, 2048, true, 100000, false},
+		} {
+			m := tc.m * b.MC
+			if tc.halfBlock {
+				m -= b.MC / 2
+			}
+			depth := 2 * b.KC
+			aDepth := m
+			if tc.aRow != 1 {
+				aDepth = 1000
+			}
+			c := chooseFor(p, 2, ty.Real,
+				Dim{Ext: m, S: [3]int{tc.aRow, 0, 1}},
+				Dim{Ext: tc.n, S: [3]int{0, depth, m}},
+				Dim{Ext: depth, S: [3]int{aDepth, 1, 0}})
+			if c.members != 2 || c.direct {
+				t.Fatalf("%s %s: %d members, direct %v; the test wants a team of 2 on the packed path", typ, tc.name, c.members, c.direct)
+			}
+			if got := ceilDiv(m, c.blk.MC); got != tc.m {
+				t.Fatalf("%s %s: %d MC blocks of %d rows, want %d", typ, tc.name, got, c.blk.MC, tc.m)
+			}
+			if halves := c.unitCols == 2; halves != tc.wantHalves {
+				t.Errorf("%s %s: blocks in %d parts; halves %v, want %v (team time whole %.3f, halves %.3f)",
+					typ, tc.name, c.unitCols, halves, tc.wantHalves, c.teamTime(tc.m, 1), c.teamTime(tc.m, 2))
+			}
+		}
+	}
+}
