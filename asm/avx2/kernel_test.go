@@ -166,3 +166,17 @@ func TestCleanReturns(t *testing.T) {
 		}
 	}
 }
+
+// TestPackXPrefetch: the cross-sliver packer requests each row of each
+// block x86.PackXAhead steps on into L2, once per row and step, in its
+// full and partial loops alike.
+func TestPackXPrefetch(t *testing.T) {
+	for _, k := range spec.KernelsFor(spec.AVX2) {
+		pk := x86.NewPacker(k, "a", 32)
+		packx(pk)
+		counts, err := x86.LoopOps(pk.Ctx, "PREFETCHT2", "ft", "pt")
+		if err != nil || counts["ft"] != k.MR || counts["pt"] != k.MR || counts[""] != 0 {
+			t.Errorf("%s: PREFETCHT2 by loop %v (%v), want %d in each step loop", x86.PackXName(k), counts, err, k.MR)
+		}
+	}
+}

@@ -87,7 +87,7 @@ func packx(pk *x86.Packer) {
 	// 1 and 2 threads), and as fast at float64 (24 rows).
 	args := packxArgs{src: c.AllocLocal(8), dst: c.AllocLocal(8), k: c.AllocLocal(8), ahead: c.AllocLocal(8)}
 	c.MOVQ(x86.KS, xQ)
-	c.SHLQ(operand.U8(bits.TrailingZeros(PackXAhead)), xQ)
+	c.SHLQ(operand.U8(bits.TrailingZeros(x86.PackXAhead)), xQ)
 	c.MOVQ(xQ, args.ahead)
 	c.MOVQ(x86.PS, args.src)
 	c.MOVQ(x86.PD, args.dst)
@@ -102,23 +102,9 @@ func packx(pk *x86.Packer) {
 }
 
 // packxArgs are the source, destination and depth as passed, kept in the
-// frame for each block's pass over the steps, and PackXAhead steps in
+// frame for each block's pass over the steps, and x86.PackXAhead steps in
 // bytes.
 type packxArgs struct{ src, dst, k, ahead operand.Mem }
-
-// PackXAhead is how many steps ahead the packer requests each row's line
-// into L2 (PREFETCHT2), once per row and step, right after the step's
-// loads. Every load is a line of its own, often on a page of its own, and
-// the packer waited on them: alone, with TCCG abcde-ecbfa-fd's float64
-// strides, it packed from memory at 9-11 GB/s where a plain read streams
-// at 21. Requested into L2 8 steps ahead it packed at 12-15 GB/s, and
-// TCCG abcd-dbea-ec and abcde-ecbfa-fd ran 1.09-1.21 times as fast on 1
-// and 2 threads (ab-acd-dbc, which packs its depth this way, 0.97-1.08).
-// Into L1 (PREFETCHT0), 4 steps ahead gained at most 8% and 8 or 16 lost
-// up to 16%, presumably as those requests hold the L1's few miss buffers
-// as the loads do. 16 steps into L2 ran as 8 on one thread and less
-// steadily on two.
-const PackXAhead = 8
 
 // packxLoop is the step loop: full (all L slivers: plain loads and
 // stores) or partial (loads under K1, a store per sliver there is).

@@ -23,8 +23,8 @@ DATA packx_f32_16x6_avx2_slivers<>+60(SB)/4, $0x00000000
 GLOBL packx_f32_16x6_avx2_slivers<>(SB), RODATA|NOPTR, $64
 
 // func packx_f32_16x6_avx2(dst *byte, src *byte, slivers int, rows int, k int, rowStep int, kStep int, sliverStep int)
-// Requires: AVX, CMOV
-TEXT ·packx_f32_16x6_avx2(SB), NOSPLIT, $32-64
+// Requires: AVX, CMOV, MMX+
+TEXT ·packx_f32_16x6_avx2(SB), NOSPLIT, $64-64
 	MOVQ    dst+0(FP), DI
 	MOVQ    src+8(FP), SI
 	MOVQ    slivers+16(FP), CX
@@ -57,10 +57,19 @@ TEXT ·packx_f32_16x6_avx2(SB), NOSPLIT, $32-64
 	SUBQ    BX, AX
 	VMOVDQU (AX), Y15
 	VMOVDQU Y15, (SP)
+	MOVQ    R11, AX
+	SHLQ    $0x03, AX
+	MOVQ    AX, 56(SP)
+	MOVQ    SI, 32(SP)
+	MOVQ    DI, 40(SP)
+	MOVQ    R9, 48(SP)
 	CMPQ    CX, $0x00000008
 	JNE     part
+	MOVQ    32(SP), SI
+	MOVQ    40(SP), DI
+	MOVQ    48(SP), R9
 
-fstep:
+fstep0:
 	MOVQ    SI, AX
 	LEAQ    (AX)(R10*4), BX
 	CMPQ    R8, $0x00000000
@@ -114,8 +123,17 @@ fz0_7:
 	VXORPS Y7, Y7, Y7
 
 ft0:
-	LEAQ       (BX)(R10*4), AX
-	LEAQ       (DI)(DX*4), BX
+	MOVQ       SI, AX
+	ADDQ       56(SP), AX
+	LEAQ       (AX)(R10*4), BX
+	PREFETCHT2 (AX)
+	PREFETCHT2 (AX)(R10*1)
+	PREFETCHT2 (AX)(R10*2)
+	PREFETCHT2 (AX)(R13*1)
+	PREFETCHT2 (BX)
+	PREFETCHT2 (BX)(R10*1)
+	PREFETCHT2 (BX)(R10*2)
+	PREFETCHT2 (BX)(R13*1)
 	VUNPCKLPS  Y1, Y0, Y8
 	VUNPCKHPS  Y1, Y0, Y9
 	VUNPCKLPS  Y3, Y2, Y10
@@ -140,6 +158,7 @@ ft0:
 	VPERM2F128 $0x31, Y6, Y2, Y14
 	VPERM2F128 $0x20, Y7, Y3, Y11
 	VPERM2F128 $0x31, Y7, Y3, Y15
+	LEAQ       (DI)(DX*4), BX
 	VMOVUPS    Y8, (DI)
 	VMOVUPS    Y9, (DI)(DX*1)
 	VMOVUPS    Y10, (DI)(DX*2)
@@ -148,32 +167,44 @@ ft0:
 	VMOVUPS    Y13, (BX)(DX*1)
 	VMOVUPS    Y14, (BX)(DX*2)
 	VMOVUPS    Y15, (BX)(R12*1)
-	LEAQ       (AX)(R10*4), BX
-	CMPQ       R8, $0x00000008
-	JLE        fz1_0
-	VMOVUPS    (AX), Y0
-	CMPQ       R8, $0x00000009
-	JLE        fz1_1
-	VMOVUPS    (AX)(R10*1), Y1
-	CMPQ       R8, $0x0000000a
-	JLE        fz1_2
-	VMOVUPS    (AX)(R10*2), Y2
-	CMPQ       R8, $0x0000000b
-	JLE        fz1_3
-	VMOVUPS    (AX)(R13*1), Y3
-	CMPQ       R8, $0x0000000c
-	JLE        fz1_4
-	VMOVUPS    (BX), Y4
-	CMPQ       R8, $0x0000000d
-	JLE        fz1_5
-	VMOVUPS    (BX)(R10*1), Y5
-	CMPQ       R8, $0x0000000e
-	JLE        fz1_6
-	VMOVUPS    (BX)(R10*2), Y6
-	CMPQ       R8, $0x0000000f
-	JLE        fz1_7
-	VMOVUPS    (BX)(R13*1), Y7
-	JMP        ft1
+	ADDQ       $0x00000040, DI
+	ADDQ       R11, SI
+	DECQ       R9
+	JNZ        fstep0
+	MOVQ       32(SP), SI
+	IMUL3Q     $0x00000008, R10, AX
+	ADDQ       AX, SI
+	MOVQ       40(SP), DI
+	MOVQ       48(SP), R9
+
+fstep1:
+	MOVQ    SI, AX
+	LEAQ    (AX)(R10*4), BX
+	CMPQ    R8, $0x00000008
+	JLE     fz1_0
+	VMOVUPS (AX), Y0
+	CMPQ    R8, $0x00000009
+	JLE     fz1_1
+	VMOVUPS (AX)(R10*1), Y1
+	CMPQ    R8, $0x0000000a
+	JLE     fz1_2
+	VMOVUPS (AX)(R10*2), Y2
+	CMPQ    R8, $0x0000000b
+	JLE     fz1_3
+	VMOVUPS (AX)(R13*1), Y3
+	CMPQ    R8, $0x0000000c
+	JLE     fz1_4
+	VMOVUPS (BX), Y4
+	CMPQ    R8, $0x0000000d
+	JLE     fz1_5
+	VMOVUPS (BX)(R10*1), Y5
+	CMPQ    R8, $0x0000000e
+	JLE     fz1_6
+	VMOVUPS (BX)(R10*2), Y6
+	CMPQ    R8, $0x0000000f
+	JLE     fz1_7
+	VMOVUPS (BX)(R13*1), Y7
+	JMP     ft1
 
 fz1_0:
 	VXORPS Y0, Y0, Y0
@@ -200,8 +231,17 @@ fz1_7:
 	VXORPS Y7, Y7, Y7
 
 ft1:
-	LEAQ       (BX)(R10*4), AX
-	LEAQ       (DI)(DX*4), BX
+	MOVQ       SI, AX
+	ADDQ       56(SP), AX
+	LEAQ       (AX)(R10*4), BX
+	PREFETCHT2 (AX)
+	PREFETCHT2 (AX)(R10*1)
+	PREFETCHT2 (AX)(R10*2)
+	PREFETCHT2 (AX)(R13*1)
+	PREFETCHT2 (BX)
+	PREFETCHT2 (BX)(R10*1)
+	PREFETCHT2 (BX)(R10*2)
+	PREFETCHT2 (BX)(R13*1)
 	VUNPCKLPS  Y1, Y0, Y8
 	VUNPCKHPS  Y1, Y0, Y9
 	VUNPCKLPS  Y3, Y2, Y10
@@ -226,6 +266,7 @@ ft1:
 	VPERM2F128 $0x31, Y6, Y2, Y14
 	VPERM2F128 $0x20, Y7, Y3, Y11
 	VPERM2F128 $0x31, Y7, Y3, Y15
+	LEAQ       (DI)(DX*4), BX
 	VMOVUPS    Y8, 32(DI)
 	VMOVUPS    Y9, 32(DI)(DX*1)
 	VMOVUPS    Y10, 32(DI)(DX*2)
@@ -237,12 +278,16 @@ ft1:
 	ADDQ       $0x00000040, DI
 	ADDQ       R11, SI
 	DECQ       R9
-	JNZ        fstep
+	JNZ        fstep1
 	VZEROUPPER
 	RET
 
 part:
-pstep:
+	MOVQ 32(SP), SI
+	MOVQ 40(SP), DI
+	MOVQ 48(SP), R9
+
+pstep0:
 	MOVQ       SI, AX
 	LEAQ       (AX)(R10*4), BX
 	VMOVDQU    (SP), Y15
@@ -297,8 +342,17 @@ pz0_7:
 	VXORPS Y7, Y7, Y7
 
 pt0:
-	LEAQ       (BX)(R10*4), AX
-	LEAQ       (DI)(DX*4), BX
+	MOVQ       SI, AX
+	ADDQ       56(SP), AX
+	LEAQ       (AX)(R10*4), BX
+	PREFETCHT2 (AX)
+	PREFETCHT2 (AX)(R10*1)
+	PREFETCHT2 (AX)(R10*2)
+	PREFETCHT2 (AX)(R13*1)
+	PREFETCHT2 (BX)
+	PREFETCHT2 (BX)(R10*1)
+	PREFETCHT2 (BX)(R10*2)
+	PREFETCHT2 (BX)(R13*1)
 	VUNPCKLPS  Y1, Y0, Y8
 	VUNPCKHPS  Y1, Y0, Y9
 	VUNPCKLPS  Y3, Y2, Y10
@@ -323,6 +377,7 @@ pt0:
 	VPERM2F128 $0x31, Y6, Y2, Y14
 	VPERM2F128 $0x20, Y7, Y3, Y11
 	VPERM2F128 $0x31, Y7, Y3, Y15
+	LEAQ       (DI)(DX*4), BX
 	VMOVUPS    Y8, (DI)
 	CMPQ       CX, $0x00000001
 	JLE        ps0
@@ -347,6 +402,18 @@ pt0:
 	VMOVUPS    Y15, (BX)(R12*1)
 
 ps0:
+	ADDQ   $0x00000040, DI
+	ADDQ   R11, SI
+	DECQ   R9
+	JNZ    pstep0
+	MOVQ   32(SP), SI
+	IMUL3Q $0x00000008, R10, AX
+	ADDQ   AX, SI
+	MOVQ   40(SP), DI
+	MOVQ   48(SP), R9
+
+pstep1:
+	MOVQ       SI, AX
 	LEAQ       (AX)(R10*4), BX
 	VMOVDQU    (SP), Y15
 	CMPQ       R8, $0x00000008
@@ -400,8 +467,17 @@ pz1_7:
 	VXORPS Y7, Y7, Y7
 
 pt1:
-	LEAQ       (BX)(R10*4), AX
-	LEAQ       (DI)(DX*4), BX
+	MOVQ       SI, AX
+	ADDQ       56(SP), AX
+	LEAQ       (AX)(R10*4), BX
+	PREFETCHT2 (AX)
+	PREFETCHT2 (AX)(R10*1)
+	PREFETCHT2 (AX)(R10*2)
+	PREFETCHT2 (AX)(R13*1)
+	PREFETCHT2 (BX)
+	PREFETCHT2 (BX)(R10*1)
+	PREFETCHT2 (BX)(R10*2)
+	PREFETCHT2 (BX)(R13*1)
 	VUNPCKLPS  Y1, Y0, Y8
 	VUNPCKHPS  Y1, Y0, Y9
 	VUNPCKLPS  Y3, Y2, Y10
@@ -426,6 +502,7 @@ pt1:
 	VPERM2F128 $0x31, Y6, Y2, Y14
 	VPERM2F128 $0x20, Y7, Y3, Y11
 	VPERM2F128 $0x31, Y7, Y3, Y15
+	LEAQ       (DI)(DX*4), BX
 	VMOVUPS    Y8, 32(DI)
 	CMPQ       CX, $0x00000001
 	JLE        ps1
@@ -453,7 +530,7 @@ ps1:
 	ADDQ $0x00000040, DI
 	ADDQ R11, SI
 	DECQ R9
-	JNZ  pstep
+	JNZ  pstep1
 	VZEROUPPER
 	RET
 

@@ -15,8 +15,8 @@ DATA packx_f64_8x6_avx2_slivers<>+56(SB)/8, $0x0000000000000000
 GLOBL packx_f64_8x6_avx2_slivers<>(SB), RODATA|NOPTR, $64
 
 // func packx_f64_8x6_avx2(dst *byte, src *byte, slivers int, rows int, k int, rowStep int, kStep int, sliverStep int)
-// Requires: AVX, CMOV
-TEXT ·packx_f64_8x6_avx2(SB), NOSPLIT, $32-64
+// Requires: AVX, CMOV, MMX+
+TEXT ·packx_f64_8x6_avx2(SB), NOSPLIT, $64-64
 	MOVQ    dst+0(FP), DI
 	MOVQ    src+8(FP), SI
 	MOVQ    slivers+16(FP), CX
@@ -49,10 +49,19 @@ TEXT ·packx_f64_8x6_avx2(SB), NOSPLIT, $32-64
 	SUBQ    BX, AX
 	VMOVDQU (AX), Y15
 	VMOVDQU Y15, (SP)
+	MOVQ    R11, AX
+	SHLQ    $0x03, AX
+	MOVQ    AX, 56(SP)
+	MOVQ    SI, 32(SP)
+	MOVQ    DI, 40(SP)
+	MOVQ    R9, 48(SP)
 	CMPQ    CX, $0x00000004
 	JNE     part
+	MOVQ    32(SP), SI
+	MOVQ    40(SP), DI
+	MOVQ    48(SP), R9
 
-fstep:
+fstep0:
 	MOVQ    SI, AX
 	CMPQ    R8, $0x00000000
 	JLE     fz0_0
@@ -81,7 +90,12 @@ fz0_3:
 	VXORPS Y3, Y3, Y3
 
 ft0:
-	LEAQ       (AX)(R10*4), AX
+	MOVQ       SI, AX
+	ADDQ       56(SP), AX
+	PREFETCHT2 (AX)
+	PREFETCHT2 (AX)(R10*1)
+	PREFETCHT2 (AX)(R10*2)
+	PREFETCHT2 (AX)(R13*1)
 	VUNPCKLPD  Y1, Y0, Y4
 	VUNPCKHPD  Y1, Y0, Y5
 	VUNPCKLPD  Y3, Y2, Y6
@@ -94,19 +108,31 @@ ft0:
 	VMOVUPD    Y9, (DI)(DX*1)
 	VMOVUPD    Y10, (DI)(DX*2)
 	VMOVUPD    Y11, (DI)(R12*1)
-	CMPQ       R8, $0x00000004
-	JLE        fz1_0
-	VMOVUPD    (AX), Y0
-	CMPQ       R8, $0x00000005
-	JLE        fz1_1
-	VMOVUPD    (AX)(R10*1), Y1
-	CMPQ       R8, $0x00000006
-	JLE        fz1_2
-	VMOVUPD    (AX)(R10*2), Y2
-	CMPQ       R8, $0x00000007
-	JLE        fz1_3
-	VMOVUPD    (AX)(R13*1), Y3
-	JMP        ft1
+	ADDQ       $0x00000040, DI
+	ADDQ       R11, SI
+	DECQ       R9
+	JNZ        fstep0
+	MOVQ       32(SP), SI
+	IMUL3Q     $0x00000004, R10, AX
+	ADDQ       AX, SI
+	MOVQ       40(SP), DI
+	MOVQ       48(SP), R9
+
+fstep1:
+	MOVQ    SI, AX
+	CMPQ    R8, $0x00000004
+	JLE     fz1_0
+	VMOVUPD (AX), Y0
+	CMPQ    R8, $0x00000005
+	JLE     fz1_1
+	VMOVUPD (AX)(R10*1), Y1
+	CMPQ    R8, $0x00000006
+	JLE     fz1_2
+	VMOVUPD (AX)(R10*2), Y2
+	CMPQ    R8, $0x00000007
+	JLE     fz1_3
+	VMOVUPD (AX)(R13*1), Y3
+	JMP     ft1
 
 fz1_0:
 	VXORPS Y0, Y0, Y0
@@ -121,7 +147,12 @@ fz1_3:
 	VXORPS Y3, Y3, Y3
 
 ft1:
-	LEAQ       (AX)(R10*4), AX
+	MOVQ       SI, AX
+	ADDQ       56(SP), AX
+	PREFETCHT2 (AX)
+	PREFETCHT2 (AX)(R10*1)
+	PREFETCHT2 (AX)(R10*2)
+	PREFETCHT2 (AX)(R13*1)
 	VUNPCKLPD  Y1, Y0, Y4
 	VUNPCKHPD  Y1, Y0, Y5
 	VUNPCKLPD  Y3, Y2, Y6
@@ -137,12 +168,16 @@ ft1:
 	ADDQ       $0x00000040, DI
 	ADDQ       R11, SI
 	DECQ       R9
-	JNZ        fstep
+	JNZ        fstep1
 	VZEROUPPER
 	RET
 
 part:
-pstep:
+	MOVQ 32(SP), SI
+	MOVQ 40(SP), DI
+	MOVQ 48(SP), R9
+
+pstep0:
 	MOVQ       SI, AX
 	CMPQ       R8, $0x00000000
 	JLE        pz0_0
@@ -171,7 +206,12 @@ pz0_3:
 	VXORPS Y3, Y3, Y3
 
 pt0:
-	LEAQ       (AX)(R10*4), AX
+	MOVQ       SI, AX
+	ADDQ       56(SP), AX
+	PREFETCHT2 (AX)
+	PREFETCHT2 (AX)(R10*1)
+	PREFETCHT2 (AX)(R10*2)
+	PREFETCHT2 (AX)(R13*1)
 	VUNPCKLPD  Y1, Y0, Y4
 	VUNPCKHPD  Y1, Y0, Y5
 	VUNPCKLPD  Y3, Y2, Y6
@@ -192,6 +232,18 @@ pt0:
 	VMOVUPD    Y11, (DI)(R12*1)
 
 ps0:
+	ADDQ   $0x00000040, DI
+	ADDQ   R11, SI
+	DECQ   R9
+	JNZ    pstep0
+	MOVQ   32(SP), SI
+	IMUL3Q $0x00000004, R10, AX
+	ADDQ   AX, SI
+	MOVQ   40(SP), DI
+	MOVQ   48(SP), R9
+
+pstep1:
+	MOVQ       SI, AX
 	CMPQ       R8, $0x00000004
 	JLE        pz1_0
 	VMASKMOVPD (AX), Y15, Y0
@@ -219,7 +271,12 @@ pz1_3:
 	VXORPS Y3, Y3, Y3
 
 pt1:
-	LEAQ       (AX)(R10*4), AX
+	MOVQ       SI, AX
+	ADDQ       56(SP), AX
+	PREFETCHT2 (AX)
+	PREFETCHT2 (AX)(R10*1)
+	PREFETCHT2 (AX)(R10*2)
+	PREFETCHT2 (AX)(R13*1)
 	VUNPCKLPD  Y1, Y0, Y4
 	VUNPCKHPD  Y1, Y0, Y5
 	VUNPCKLPD  Y3, Y2, Y6
@@ -243,7 +300,7 @@ ps1:
 	ADDQ $0x00000040, DI
 	ADDQ R11, SI
 	DECQ R9
-	JNZ  pstep
+	JNZ  pstep1
 	VZEROUPPER
 	RET
 
