@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"math/bits"
 
 	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/operand"
@@ -91,33 +90,22 @@ func packx(pk *x86.Packer) {
 	// and abcde-ecbfa-fd at float32 ran 0.90-0.92 times as fast on one
 	// thread (abcd-dbea-ec at float64 1.03 times: its 8-row slivers are
 	// two blocks of 4).
-	args := packxArgs{src: c.AllocLocal(8), dst: c.AllocLocal(8), k: c.AllocLocal(8), ahead: c.AllocLocal(8), mask: mask}
-	c.MOVQ(x86.KS, xQ0)
-	c.SHLQ(operand.U8(bits.TrailingZeros(x86.PackXAhead)), xQ0)
-	c.MOVQ(xQ0, args.ahead)
-	c.MOVQ(x86.PS, args.src)
-	c.MOVQ(x86.PD, args.dst)
-	c.MOVQ(x86.PK, args.k)
+	args := pk.SavePackXArgs(xQ0)
 	c.CMPQ(xNS, operand.U32(L))
 	c.JNE(operand.LabelRef("part"))
-	packxLoop(pk, o, "f", true, args)
+	packxLoop(pk, o, "f", true, args, mask)
 	c.Label("part")
-	packxLoop(pk, o, "p", false, args)
+	packxLoop(pk, o, "p", false, args, mask)
 	c.Label("none")
 	pk.Return()
 }
 
-// packxArgs are the source, destination and depth as passed, kept in the
-// frame for each block's pass over the steps, x86.PackXAhead steps in
-// bytes, and Y15's copy.
-type packxArgs struct{ src, dst, k, ahead, mask operand.Mem }
-
 // packxLoop is the step loop of each block of L rows: full (all L
 // slivers: plain loads and stores) or partial (loads under Y15, a store
-// per sliver there is). Labels start with prefix. It returns. After a
-// step's loads it requests each row's line x86.PackXAhead steps on into
-// L2.
-func packxLoop(pk *x86.Packer, o x86.Ops, prefix string, full bool, args packxArgs) {
+// per sliver there is); mask is Y15's copy in the frame. Labels start with
+// prefix. It returns. After a step's loads it requests each row's line
+// x86.PackXAhead steps on into L2.
+func packxLoop(pk *x86.Packer, o x86.Ops, prefix string, full bool, args x86.PackXArgs, mask operand.Mem) {
 	c := pk.Ctx
 	L, w := pk.Lanes, pk.W
 	l := func(s string, a ...any) string { return prefix + fmt.Sprintf(s, a...) }
@@ -127,13 +115,7 @@ func packxLoop(pk *x86.Packer, o x86.Ops, prefix string, full bool, args packxAr
 		return x86.Fourth([]reg.Register{xQ0, xQ1}[j/4], x86.RS, xRS3, j%4, 0)
 	}
 	for b := 0; b < w/L; b++ {
-		c.MOVQ(args.src, x86.PS)
-		if b > 0 {
-			c.IMUL3Q(operand.U32(b*L), x86.RS, xQ0)
-			c.ADDQ(xQ0, x86.PS)
-		}
-		c.MOVQ(args.dst, x86.PD)
-		c.MOVQ(args.k, x86.PK)
+		pk.StartBlock(args, b*L, xQ0)
 		// No PCALIGN before the loop: with one, Go 1.26's assembler ran
 		// for many minutes on this function without finishing.
 		c.Label(l("step%d", b))
@@ -141,7 +123,7 @@ func packxLoop(pk *x86.Packer, o x86.Ops, prefix string, full bool, args packxAr
 		if L == 8 {
 			c.LEAQ(operand.Mem{Base: xQ0, Index: x86.RS, Scale: 4}, xQ1)
 			if !full {
-				c.VMOVDQU(args.mask, x86.Y(15))
+				c.VMOVDQU(mask, x86.Y(15))
 			}
 		}
 		for j := 0; j < L; j++ {
@@ -160,7 +142,7 @@ func packxLoop(pk *x86.Packer, o x86.Ops, prefix string, full bool, args packxAr
 		}
 		c.Label(l("t%d", b))
 		c.MOVQ(x86.PS, xQ0)
-		c.ADDQ(args.ahead, xQ0)
+		c.ADDQ(args.Ahead, xQ0)
 		if L == 8 {
 			c.LEAQ(operand.Mem{Base: xQ0, Index: x86.RS, Scale: 4}, xQ1)
 		}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"math/bits"
 
 	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/operand"
@@ -85,13 +84,7 @@ func packx(pk *x86.Packer) {
 	// outside (all MR rows per step, as asm/avx2's) TCCG abcd-dbea-ec and
 	// abcde-ecbfa-fd ran 1.24-1.29 times slower at float32 (48 rows, on
 	// 1 and 2 threads), and as fast at float64 (24 rows).
-	args := packxArgs{src: c.AllocLocal(8), dst: c.AllocLocal(8), k: c.AllocLocal(8), ahead: c.AllocLocal(8)}
-	c.MOVQ(x86.KS, xQ)
-	c.SHLQ(operand.U8(bits.TrailingZeros(x86.PackXAhead)), xQ)
-	c.MOVQ(xQ, args.ahead)
-	c.MOVQ(x86.PS, args.src)
-	c.MOVQ(x86.PD, args.dst)
-	c.MOVQ(x86.PK, args.k)
+	args := pk.SavePackXArgs(xQ)
 	c.CMPQ(xNS, operand.U32(L))
 	c.JNE(operand.LabelRef("part"))
 	packxLoop(pk, o, "f", true, args)
@@ -101,26 +94,15 @@ func packx(pk *x86.Packer) {
 	pk.Return()
 }
 
-// packxArgs are the source, destination and depth as passed, kept in the
-// frame for each block's pass over the steps, and x86.PackXAhead steps in
-// bytes.
-type packxArgs struct{ src, dst, k, ahead operand.Mem }
-
 // packxLoop is the step loop: full (all L slivers: plain loads and
 // stores) or partial (loads under K1, a store per sliver there is).
 // Labels start with prefix. It returns.
-func packxLoop(pk *x86.Packer, o x86.Ops, prefix string, full bool, args packxArgs) {
+func packxLoop(pk *x86.Packer, o x86.Ops, prefix string, full bool, args x86.PackXArgs) {
 	c := pk.Ctx
 	L, w := pk.Lanes, pk.W
 	l := func(s string, a ...any) string { return prefix + fmt.Sprintf(s, a...) }
 	for b := 0; b < w/L; b++ {
-		c.MOVQ(args.src, x86.PS)
-		if b > 0 {
-			c.IMUL3Q(operand.U32(b*L), x86.RS, xQ)
-			c.ADDQ(xQ, x86.PS)
-		}
-		c.MOVQ(args.dst, x86.PD)
-		c.MOVQ(args.k, x86.PK)
+		pk.StartBlock(args, b*L, xQ)
 		c.Label(l("step%d", b))
 		c.MOVQ(x86.PS, xQ)
 		// Row b·L + j of the step is xQ plus j%4 rowSteps; xQ moves on
@@ -145,7 +127,7 @@ func packxLoop(pk *x86.Packer, o x86.Ops, prefix string, full bool, args packxAr
 		}
 		c.Label(l("t%d", b))
 		c.MOVQ(x86.PS, xQ)
-		c.ADDQ(args.ahead, xQ)
+		c.ADDQ(args.Ahead, xQ)
 		for j := 0; j < L; j++ {
 			c.PREFETCHT2(x86.Fourth(xQ, x86.RS, xRS3, j%4, 0))
 			if j%4 == 3 && j+1 < L {

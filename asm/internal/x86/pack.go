@@ -336,3 +336,35 @@ func PackXName(k spec.Kernel) string { return PackName(k, "x") }
 // as the loads do. 16 steps into L2 ran as 8 on one thread and less
 // steadily on two.
 const PackXAhead = 8
+
+// PackXArgs are a cross-sliver packer's source, destination and depth as
+// passed, kept in the frame for each block of rows' pass over the steps,
+// and PackXAhead steps in bytes.
+type PackXArgs struct{ Src, Dst, K, Ahead operand.Mem }
+
+// SavePackXArgs keeps PS, PD and PK, and KS (in bytes) times PackXAhead,
+// in the frame (tmp scratch).
+func (pk *Packer) SavePackXArgs(tmp reg.Register) PackXArgs {
+	c := pk.Ctx
+	a := PackXArgs{Src: c.AllocLocal(8), Dst: c.AllocLocal(8), K: c.AllocLocal(8), Ahead: c.AllocLocal(8)}
+	c.MOVQ(KS, tmp)
+	c.SHLQ(operand.U8(bits.TrailingZeros(PackXAhead)), tmp)
+	c.MOVQ(tmp, a.Ahead)
+	c.MOVQ(PS, a.Src)
+	c.MOVQ(PD, a.Dst)
+	c.MOVQ(PK, a.K)
+	return a
+}
+
+// StartBlock restores PS, PD and PK for the pass of the block of rows
+// from row0, PS moved on to it (tmp scratch).
+func (pk *Packer) StartBlock(a PackXArgs, row0 int, tmp reg.Register) {
+	c := pk.Ctx
+	c.MOVQ(a.Src, PS)
+	if row0 > 0 {
+		c.IMUL3Q(operand.U32(row0), RS, tmp)
+		c.ADDQ(tmp, PS)
+	}
+	c.MOVQ(a.Dst, PD)
+	c.MOVQ(a.K, PK)
+}
