@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/tcontract/tcontract/generated/kernels"
@@ -42,22 +43,32 @@ func TestUnitsKeepGatheredBlocksWhole(t *testing.T) {
 			{"depth adjacent, 2 blocks", 2, 1000, 1, false},
 		} {
 			m, n, depth := tc.blocks*b.MC, 64*b.NR, 4*b.KC
-			c := chooseFor(p, 2, ty.Real,
+			c := teamOfTwo(t, p, typ+" "+tc.name, tc.blocks,
 				Dim{Ext: m, S: [3]int{tc.aRow, 0, 1}},
 				Dim{Ext: n, S: [3]int{0, depth, m}},
 				Dim{Ext: depth, S: [3]int{tc.aDepth, 1, 0}})
-			if c.members != 2 || c.direct {
-				t.Fatalf("%s %s: %d members, direct %v; the test wants a team of 2 on the packed path", typ, tc.name, c.members, c.direct)
-			}
-			if got := ceilDiv(m, c.blk.MC); got != tc.blocks {
-				t.Fatalf("%s %s: %d MC blocks of %d rows, want %d", typ, tc.name, got, c.blk.MC, tc.blocks)
-			}
 			if whole := c.unitCols == 1; whole != tc.wantWholeUnit {
 				t.Errorf("%s %s: %d units of %d blocks' columns each; whole blocks %v, want %v",
 					typ, tc.name, c.units, c.unitCols, whole, tc.wantWholeUnit)
 			}
 		}
 	}
+}
+
+// teamOfTwo is chooseFor's call on a pool of 2 for the real type name
+// begins with ("float64 13 blocks"); the test stops unless the call takes
+// a team of 2 on the packed path, in blocks MC blocks.
+func teamOfTwo(t *testing.T, p *Pool, name string, blocks int, m, n, k Dim) *call {
+	t.Helper()
+	real, _, _ := strings.Cut(name, " ")
+	c := chooseFor(p, 2, real, m, n, k)
+	if c.members != 2 || c.direct {
+		t.Fatalf("%s: %d members, direct %v; the test wants a team of 2 on the packed path", name, c.members, c.direct)
+	}
+	if got := ceilDiv(m.Ext, c.blk.MC); got != blocks {
+		t.Fatalf("%s: %d MC blocks of %d rows, want %d", name, got, c.blk.MC, blocks)
+	}
+	return c
 }
 
 // chooseFor is the team and path a call on p (threads wide) chooses for a
@@ -144,16 +155,10 @@ func TestUnitsSplitColumns(t *testing.T) {
 			if tc.aRow != 1 {
 				aDepth = 1000
 			}
-			c := chooseFor(p, 2, ty.Real,
+			c := teamOfTwo(t, p, typ+" "+tc.name, tc.m,
 				Dim{Ext: m, S: [3]int{tc.aRow, 0, 1}},
 				Dim{Ext: tc.n, S: [3]int{0, depth, m}},
 				Dim{Ext: depth, S: [3]int{aDepth, 1, 0}})
-			if c.members != 2 || c.direct {
-				t.Fatalf("%s %s: %d members, direct %v; the test wants a team of 2 on the packed path", typ, tc.name, c.members, c.direct)
-			}
-			if got := ceilDiv(m, c.blk.MC); got != tc.m {
-				t.Fatalf("%s %s: %d MC blocks of %d rows, want %d", typ, tc.name, got, c.blk.MC, tc.m)
-			}
 			if halves := c.unitCols == 2; halves != tc.wantHalves {
 				t.Errorf("%s %s: blocks in %d parts; halves %v, want %v (team time whole %.3f, halves %.3f)",
 					typ, tc.name, c.unitCols, halves, tc.wantHalves, c.teamTime(tc.m, 1), c.teamTime(tc.m, 2))
