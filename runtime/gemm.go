@@ -142,9 +142,9 @@ func (c *call) gemm(ms *memberState, off *[3]int) {
 		nc := min(b.NC, N-jc)
 		nSl := c.tileN.count(nc)
 		Offsets(sc.bCol[:nc], p.N.Ext, p.N.S[opB], jc)
-		c.tileN.steps(sc.bColBS[:nSl], sc.bCol[:nc])
+		c.tileN.stepsOf(sc.bColBS[:nSl], sc.bCol[:nc], &p.N, opB, jc)
 		Offsets(sc.cCol[:nc], p.N.Ext, p.N.S[opC], jc)
-		c.tileN.steps(sc.cColBS[:nSl], sc.cCol[:nc])
+		c.tileN.stepsOf(sc.cColBS[:nSl], sc.cCol[:nc], &p.N, opC, jc)
 		if c.rowMaps {
 			for j, o := range sc.cCol[:nc] {
 				sc.cColB[j] = o * int64(c.tsize)
@@ -207,9 +207,9 @@ func (c *call) gemm(ms *memberState, off *[3]int) {
 				if ms.packed != ic {
 					mSl := c.tileM.count(mc)
 					Offsets(sc.aRow[:mc], p.M.Ext, p.M.S[opA], ic)
-					c.tileM.steps(sc.aRowBS[:mSl], sc.aRow[:mc])
+					c.tileM.stepsOf(sc.aRowBS[:mSl], sc.aRow[:mc], &p.M, opA, ic)
 					Offsets(sc.cRow[:mc], p.M.Ext, p.M.S[opC], ic)
-					c.tileM.steps(sc.cRowBS[:mSl], sc.cRow[:mc])
+					c.tileM.stepsOf(sc.cRowBS[:mSl], sc.cRow[:mc], &p.M, opC, ic)
 					c.rowMapsOf(sc, mc, mSl)
 					c.tileRuns(sc, mc, mSl)
 					cross := c.packA(ms.bufs.A, aBase, sc, kA, kStrideA, mc, kc)

@@ -63,6 +63,28 @@ func (t tiling) steps(steps, off []int64) {
 	}
 }
 
+// stepsOf fills steps like steps, for the n rows of group g from row
+// start along operand o's strides, without reading their offsets when
+// every sliver lies within one run of g's first dim: plain tiling, a group
+// of one dim or runs of whole tiles, and slivers starting at a multiple of
+// r. Each step is then that dim's stride (1 for a sliver of one row). It
+// spares TCCG's abcde-ecbfa-fd (3 million rows at float32) a scan of every
+// row's offset twice: 1.02-1.04 times as fast at float32, float64 (waiting
+// on memory) unchanged.
+func (t tiling) stepsOf(steps, off []int64, g *Group, o, start int) {
+	if t.e0 != 0 || len(g.Dims) == 0 || start%t.r != 0 || len(g.Dims) > 1 && g.Ext[0]%t.r != 0 {
+		t.steps(steps, off)
+		return
+	}
+	s0, n := int64(g.S[o][0]), len(off)
+	for s := range steps {
+		steps[s] = s0
+		if min(t.r, n-s*t.r) == 1 {
+			steps[s] = 1
+		}
+	}
+}
+
 // whole returns the fewest rows that hold whole blocks of n rows and whole
 // slivers, and the slivers they make; 0, 0 when n is 0 or runs and blocks
 // do not line up.

@@ -1,6 +1,9 @@
 package runtime
 
-import "testing"
+import (
+	"math/rand/v2"
+	"testing"
+)
 
 // Every row of a block belongs to exactly one sliver, in order, and an
 // aligned sliver never straddles a run.
@@ -40,6 +43,47 @@ func TestTilingWhole(t *testing.T) {
 	} {
 		if rows, slvs := c.t.whole(c.n); rows != c.rows || slvs != c.slvs {
 			t.Errorf("%+v.whole(%d) = %d, %d; want %d, %d", c.t, c.n, rows, slvs, c.rows, c.slvs)
+		}
+	}
+}
+
+// stepsOf, which skips the scan where every sliver lies in one run of the
+// group's first dim, gives the steps the scan does: random groups of 1–3
+// dims (strides negative and zero too), blocks starting anywhere, plain
+// and aligned tiling.
+func TestStepsOfMatchesScan(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for trial := 0; trial < 3000; trial++ {
+		var dims []Dim
+		for range 1 + rng.IntN(3) {
+			st := rng.IntN(9) - 4
+			if rng.IntN(3) == 0 {
+				st *= 100
+			}
+			dims = append(dims, Dim{Ext: 1 + rng.IntN(12), S: [3]int{st, 0, 0}})
+		}
+		g := groupOf(dims...)
+		r := 1 + rng.IntN(6)
+		tl := plainTiling(r)
+		if rng.IntN(4) == 0 {
+			tl = alignedTiling(r, g.Ext[0])
+		}
+		start := rng.IntN(g.Size)
+		if rng.IntN(2) == 0 {
+			start -= start % r
+		}
+		n := 1 + rng.IntN(g.Size-start)
+		off := make([]int64, n)
+		Offsets(off, g.Ext, g.S[0], start)
+		want := make([]int64, tl.count(n))
+		got := make([]int64, len(want))
+		tl.steps(want, off)
+		tl.stepsOf(got, off, &g, 0, start)
+		for s := range want {
+			if got[s] != want[s] {
+				t.Fatalf("group %v, tiling %+v, rows [%d,+%d): sliver %d step %d, the scan gives %d",
+					dims, tl, start, n, s, got[s], want[s])
+			}
 		}
 	}
 }
