@@ -325,10 +325,10 @@ func PackXName(k spec.Kernel) string { return PackName(k, "x") }
 
 // PackXAhead is how many steps ahead the cross-sliver packers (AVX2 and
 // AVX-512) request each row's line into L2 (PREFETCHT2), once per row and
-// step, right after the step's loads. Measured on AVX-512: Every load is a line of its own, often on a page of its own, and
-// the packer waited on them: alone, with TCCG abcde-ecbfa-fd's float64
-// strides, it packed from memory at 9-11 GB/s where a plain read streams
-// at 21. Requested into L2 8 steps ahead it packed at 12-15 GB/s, and
+// step, right after the step's loads. Measured on AVX-512: every load is
+// a line of its own, often on a page of its own, and the packer waited on
+// them: alone, with TCCG abcde-ecbfa-fd's float64 strides, it packed from
+// memory at 9-11 GB/s where a plain read streams at 21. Requested into L2 8 steps ahead it packed at 12-15 GB/s, and
 // TCCG abcd-dbea-ec and abcde-ecbfa-fd ran 1.09-1.21 times as fast on 1
 // and 2 threads (ab-acd-dbc, which packs its depth this way, 0.97-1.08).
 // Into L1 (PREFETCHT0), 4 steps ahead gained at most 8% and 8 or 16 lost
