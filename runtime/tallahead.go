@@ -76,15 +76,10 @@ func (c *call) planTallAhead() {
 // fetch asks for share j of t.columnTiles of the lines of the run whose
 // element at the step's depth is at run, over kc steps.
 func (t *tallAhead) fetch(run unsafe.Pointer, j, kc int) {
-	if k0, k1 := t.share(j, kc); k0 < k1 {
+	if k0, k1 := split(kc, t.columnTiles, j, 1); k0 < k1 {
 		prefetchL2(run, t.lines(), t.steps[k0:k1])
 	}
 }
 
 // lines are the offsets of a run's lines from its first element.
 func (t *tallAhead) lines() []int64 { return lineOffsets[:t.nLines] }
-
-// share is the depth steps [k0, k1) of share j of kc steps.
-func (t *tallAhead) share(j, kc int) (k0, k1 int) {
-	return j * kc / t.columnTiles, (j + 1) * kc / t.columnTiles
-}

@@ -78,7 +78,7 @@ func TestPlanTallAhead(t *testing.T) {
 			for _, d := range []int{kc, tc.K % directKC, 1, 2} {
 				next := 0
 				for j := range ta.columnTiles {
-					k0, k1 := ta.share(j, d)
+					k0, k1 := split(d, ta.columnTiles, j, 1)
 					if k0 != next || k1 < k0 {
 						t.Fatalf("%s, %s: share %d of depth %d is [%d, %d), want from %d", real, tc.name, j, d, k0, k1, next)
 					}
