@@ -46,7 +46,7 @@ func packCopy(pk *x86.Packer) {
 		// the last step), which stores exactly. One store a step, where
 		// storePart's exact pieces of 12 bytes took three µops: packing
 		// float32 slivers of 3 from L1 ran at 12.8 GB/s that way.
-		pk.AheadSetup(x86.P5)
+		pk.AheadSetup(x86.P5, x86.CopyAhead)
 		narrow := func(u int) {
 			y := x86.Y(max(u, 0))
 			pk.PrefetchAhead(x86.P5, S)
@@ -67,7 +67,7 @@ func packCopy(pk *x86.Packer) {
 	}
 	ahead := x86.Narrow(S)
 	if ahead {
-		pk.AheadSetup(x86.P5)
+		pk.AheadSetup(x86.P5, x86.CopyAhead)
 	}
 	step := func(u int) {
 		d := 0

@@ -182,3 +182,25 @@ func TestCleanReturns(t *testing.T) {
 		}
 	}
 }
+
+// TestCopyPrefetch: PackA's copy path fetches every line of a step (its
+// first byte's, each 64 bytes on, and its last byte's) x86.WideAhead steps
+// on, in its unrolled and remainder loops alike; PackB's narrow slivers
+// fetch nothing.
+func TestCopyPrefetch(t *testing.T) {
+	for _, k := range spec.KernelsFor(spec.AVX512) {
+		for _, op := range []string{"a", "b"} {
+			pk := x86.NewPacker(k, op, 64)
+			packer(pk)
+			counts, err := x86.LoopOps(pk.Ctx, "PREFETCHT0", "cloop", "cremloop")
+			S := pk.W * pk.Size
+			perStep := 0
+			if op == "a" {
+				perStep = (S-2)/64 + 2 // lines at 0, 64, … below S-1, and S-1
+			}
+			if err != nil || counts["cloop"] != 4*perStep || counts["cremloop"] != perStep || counts[""] != 0 {
+				t.Errorf("%s: PREFETCHT0 by loop %v (%v), want %d a step", x86.PackName(k, op), counts, err, perStep)
+			}
+		}
+	}
+}

@@ -21,7 +21,8 @@ func packer(pk *x86.Packer) {
 // packCopy is the rowStep == 1 path: for each step p, the rows elements at
 // src + p·kStep are one masked load per vector (lanes past rows are zeroed
 // and never read) and one store; a vector that runs past w stores under a
-// mask so the sliver is written exactly.
+// mask so the sliver is written exactly. Wide steps prefetch ahead
+// (x86.WideAhead).
 func packCopy(pk *x86.Packer) {
 	c := pk.Ctx
 	o := x86.OpsFor(c, pk.Size)
@@ -69,11 +70,15 @@ func packCopy(pk *x86.Packer) {
 			return
 		}
 	}
+	// The slivers here are a line wide or more (PackB's narrower ones took
+	// the path above): every line of the step WideAhead steps on.
+	pk.AheadSetup(x86.P5, x86.WideAhead)
 	step := func(u int) {
 		d := 0
 		if u > 0 {
 			d = u * S
 		}
+		pk.PrefetchAhead(x86.P5, S)
 		for v := 0; v < nvec; v++ {
 			z := x86.Z(v + nvec*max(u, 0))
 			o.MovZ(x86.Mem(x86.PS, 64*v), x86.Opmask(v+1), z)

@@ -5,7 +5,7 @@
 #include "textflag.h"
 
 // func packa_f32_32x6_avx512(dst *byte, src *byte, rows int, k int, rowStep int, kStep int)
-// Requires: AVX, AVX512F, BMI2, CMOV
+// Requires: AVX, AVX512F, BMI2, CMOV, MMX+
 TEXT ·packa_f32_32x6_avx512(SB), NOSPLIT, $8-48
 	MOVQ  dst+0(FP), DI
 	MOVQ  src+8(FP), SI
@@ -37,6 +37,8 @@ copy:
 	KMOVW   AX, K1
 	SHRQ    $0x10, AX
 	KMOVW   AX, K2
+	MOVQ    R11, R13
+	SHLQ    $0x03, R13
 	MOVQ    R9, CX
 	MOVQ    R9, DX
 	SHRQ    $0x02, CX
@@ -46,43 +48,58 @@ copy:
 	PCALIGN $0x20
 
 cloop:
-	VMOVUPS.Z (SI), K1, Z0
-	VMOVUPS   Z0, (DI)
-	VMOVUPS.Z 64(SI), K2, Z1
-	VMOVUPS   Z1, 64(DI)
-	ADDQ      R11, SI
-	VMOVUPS.Z (SI), K1, Z2
-	VMOVUPS   Z2, 128(DI)
-	VMOVUPS.Z 64(SI), K2, Z3
-	VMOVUPS   Z3, 192(DI)
-	ADDQ      R11, SI
-	VMOVUPS.Z (SI), K1, Z4
-	VMOVUPS   Z4, 256(DI)
-	VMOVUPS.Z 64(SI), K2, Z5
-	VMOVUPS   Z5, 320(DI)
-	ADDQ      R11, SI
-	VMOVUPS.Z (SI), K1, Z6
-	VMOVUPS   Z6, 384(DI)
-	VMOVUPS.Z 64(SI), K2, Z7
-	VMOVUPS   Z7, 448(DI)
-	ADDQ      R11, SI
-	ADDQ      $0x00000200, DI
-	DECQ      CX
-	JNZ       cloop
+	PREFETCHT0 (SI)(R13*1)
+	PREFETCHT0 64(SI)(R13*1)
+	PREFETCHT0 127(SI)(R13*1)
+	VMOVUPS.Z  (SI), K1, Z0
+	VMOVUPS    Z0, (DI)
+	VMOVUPS.Z  64(SI), K2, Z1
+	VMOVUPS    Z1, 64(DI)
+	ADDQ       R11, SI
+	PREFETCHT0 (SI)(R13*1)
+	PREFETCHT0 64(SI)(R13*1)
+	PREFETCHT0 127(SI)(R13*1)
+	VMOVUPS.Z  (SI), K1, Z2
+	VMOVUPS    Z2, 128(DI)
+	VMOVUPS.Z  64(SI), K2, Z3
+	VMOVUPS    Z3, 192(DI)
+	ADDQ       R11, SI
+	PREFETCHT0 (SI)(R13*1)
+	PREFETCHT0 64(SI)(R13*1)
+	PREFETCHT0 127(SI)(R13*1)
+	VMOVUPS.Z  (SI), K1, Z4
+	VMOVUPS    Z4, 256(DI)
+	VMOVUPS.Z  64(SI), K2, Z5
+	VMOVUPS    Z5, 320(DI)
+	ADDQ       R11, SI
+	PREFETCHT0 (SI)(R13*1)
+	PREFETCHT0 64(SI)(R13*1)
+	PREFETCHT0 127(SI)(R13*1)
+	VMOVUPS.Z  (SI), K1, Z6
+	VMOVUPS    Z6, 384(DI)
+	VMOVUPS.Z  64(SI), K2, Z7
+	VMOVUPS    Z7, 448(DI)
+	ADDQ       R11, SI
+	ADDQ       $0x00000200, DI
+	DECQ       CX
+	JNZ        cloop
 
 crem:
 	TESTQ DX, DX
 	JZ    cdone
 
 cremloop:
-	VMOVUPS.Z (SI), K1, Z0
-	VMOVUPS   Z0, (DI)
-	VMOVUPS.Z 64(SI), K2, Z1
-	VMOVUPS   Z1, 64(DI)
-	ADDQ      R11, SI
-	ADDQ      $0x00000080, DI
-	DECQ      DX
-	JNZ       cremloop
+	PREFETCHT0 (SI)(R13*1)
+	PREFETCHT0 64(SI)(R13*1)
+	PREFETCHT0 127(SI)(R13*1)
+	VMOVUPS.Z  (SI), K1, Z0
+	VMOVUPS    Z0, (DI)
+	VMOVUPS.Z  64(SI), K2, Z1
+	VMOVUPS    Z1, 64(DI)
+	ADDQ       R11, SI
+	ADDQ       $0x00000080, DI
+	DECQ       DX
+	JNZ        cremloop
 
 cdone:
 	VZEROUPPER

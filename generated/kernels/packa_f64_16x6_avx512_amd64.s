@@ -5,7 +5,7 @@
 #include "textflag.h"
 
 // func packa_f64_16x6_avx512(dst *byte, src *byte, rows int, k int, rowStep int, kStep int)
-// Requires: AVX, AVX512F, BMI2, CMOV
+// Requires: AVX, AVX512F, BMI2, CMOV, MMX+
 TEXT ·packa_f64_16x6_avx512(SB), NOSPLIT, $8-48
 	MOVQ  dst+0(FP), DI
 	MOVQ  src+8(FP), SI
@@ -37,6 +37,8 @@ copy:
 	KMOVW   AX, K1
 	SHRQ    $0x08, AX
 	KMOVW   AX, K2
+	MOVQ    R11, R13
+	SHLQ    $0x03, R13
 	MOVQ    R9, CX
 	MOVQ    R9, DX
 	SHRQ    $0x02, CX
@@ -46,43 +48,58 @@ copy:
 	PCALIGN $0x20
 
 cloop:
-	VMOVUPD.Z (SI), K1, Z0
-	VMOVUPD   Z0, (DI)
-	VMOVUPD.Z 64(SI), K2, Z1
-	VMOVUPD   Z1, 64(DI)
-	ADDQ      R11, SI
-	VMOVUPD.Z (SI), K1, Z2
-	VMOVUPD   Z2, 128(DI)
-	VMOVUPD.Z 64(SI), K2, Z3
-	VMOVUPD   Z3, 192(DI)
-	ADDQ      R11, SI
-	VMOVUPD.Z (SI), K1, Z4
-	VMOVUPD   Z4, 256(DI)
-	VMOVUPD.Z 64(SI), K2, Z5
-	VMOVUPD   Z5, 320(DI)
-	ADDQ      R11, SI
-	VMOVUPD.Z (SI), K1, Z6
-	VMOVUPD   Z6, 384(DI)
-	VMOVUPD.Z 64(SI), K2, Z7
-	VMOVUPD   Z7, 448(DI)
-	ADDQ      R11, SI
-	ADDQ      $0x00000200, DI
-	DECQ      CX
-	JNZ       cloop
+	PREFETCHT0 (SI)(R13*1)
+	PREFETCHT0 64(SI)(R13*1)
+	PREFETCHT0 127(SI)(R13*1)
+	VMOVUPD.Z  (SI), K1, Z0
+	VMOVUPD    Z0, (DI)
+	VMOVUPD.Z  64(SI), K2, Z1
+	VMOVUPD    Z1, 64(DI)
+	ADDQ       R11, SI
+	PREFETCHT0 (SI)(R13*1)
+	PREFETCHT0 64(SI)(R13*1)
+	PREFETCHT0 127(SI)(R13*1)
+	VMOVUPD.Z  (SI), K1, Z2
+	VMOVUPD    Z2, 128(DI)
+	VMOVUPD.Z  64(SI), K2, Z3
+	VMOVUPD    Z3, 192(DI)
+	ADDQ       R11, SI
+	PREFETCHT0 (SI)(R13*1)
+	PREFETCHT0 64(SI)(R13*1)
+	PREFETCHT0 127(SI)(R13*1)
+	VMOVUPD.Z  (SI), K1, Z4
+	VMOVUPD    Z4, 256(DI)
+	VMOVUPD.Z  64(SI), K2, Z5
+	VMOVUPD    Z5, 320(DI)
+	ADDQ       R11, SI
+	PREFETCHT0 (SI)(R13*1)
+	PREFETCHT0 64(SI)(R13*1)
+	PREFETCHT0 127(SI)(R13*1)
+	VMOVUPD.Z  (SI), K1, Z6
+	VMOVUPD    Z6, 384(DI)
+	VMOVUPD.Z  64(SI), K2, Z7
+	VMOVUPD    Z7, 448(DI)
+	ADDQ       R11, SI
+	ADDQ       $0x00000200, DI
+	DECQ       CX
+	JNZ        cloop
 
 crem:
 	TESTQ DX, DX
 	JZ    cdone
 
 cremloop:
-	VMOVUPD.Z (SI), K1, Z0
-	VMOVUPD   Z0, (DI)
-	VMOVUPD.Z 64(SI), K2, Z1
-	VMOVUPD   Z1, 64(DI)
-	ADDQ      R11, SI
-	ADDQ      $0x00000080, DI
-	DECQ      DX
-	JNZ       cremloop
+	PREFETCHT0 (SI)(R13*1)
+	PREFETCHT0 64(SI)(R13*1)
+	PREFETCHT0 127(SI)(R13*1)
+	VMOVUPD.Z  (SI), K1, Z0
+	VMOVUPD    Z0, (DI)
+	VMOVUPD.Z  64(SI), K2, Z1
+	VMOVUPD    Z1, 64(DI)
+	ADDQ       R11, SI
+	ADDQ       $0x00000080, DI
+	DECQ       DX
+	JNZ        cremloop
 
 cdone:
 	VZEROUPPER

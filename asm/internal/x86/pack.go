@@ -76,30 +76,45 @@ func NewPacker(k spec.Kernel, op string, vecBytes int) *Packer {
 // about a DRAM latency of such a loop: on Zen 3, packing TCCG
 // abcd-dbea-ec's float32 slivers of 3 (steps 384 bytes apart) from memory
 // ran at 3.9 GB/s without prefetching, 4.6 with it 16 steps ahead, 5.1 at
-// 32 and 6.5 at 64. A wider sliver reads whole lines each step, which the
-// hardware prefetchers follow, and from cache the extra instruction cost
-// PackA's 16-row float32 slivers 12% of their rate.
+// 32 and 6.5 at 64.
 const CopyAhead = 64
 
+// WideAhead is how many steps ahead the AVX-512 copy path prefetches every
+// line of a step a line wide or more. The hardware prefetchers follow
+// such a sliver only within a 4 KiB page, and a step a few lines wide
+// crosses a page every ten or so steps: on Zen 5, TCCG abc-adec-ebd's
+// slivers of 48 float32 (steps 384 bytes apart) packed at 6.8 GB/s, a
+// third of a streaming read, and took 40% of the call. 8 steps ahead ran
+// the contraction 1.12 (float32) and 1.17 (float64) times as fast; 16 and
+// 32 gained less. From cache the fetches cost little: GEMM, whose A
+// slivers take this path, ran as fast or faster.
+const WideAhead = 8
+
 // Narrow reports whether a step of bytes bytes is narrower than a line:
-// the slivers whose copy path prefetches.
+// the slivers whose copy path prefetches CopyAhead steps ahead.
 func Narrow(bytes int) bool { return bytes < 64 }
 
-// AheadSetup loads into dist the byte distance of CopyAhead steps of
-// kStep (KS, in bytes by then).
-func (p *Packer) AheadSetup(dist reg.Register) {
+// AheadSetup loads into dist the byte distance of steps (a power of two)
+// steps of kStep (KS, in bytes by then).
+func (p *Packer) AheadSetup(dist reg.Register, steps int) {
+	if steps <= 0 || steps&(steps-1) != 0 {
+		panic("AheadSetup: steps must be a power of two")
+	}
 	p.Ctx.MOVQ(KS, dist)
-	p.Ctx.SHLQ(operand.U8(bits.TrailingZeros(CopyAhead)), dist)
+	p.Ctx.SHLQ(operand.U8(bits.TrailingZeros(uint(steps))), dist)
 }
 
-// PrefetchAhead prefetches the step at PS + dist, bytes long: its first
-// line, and its last when the step is wide enough to cross into another
-// line often.
+// PrefetchAhead prefetches the step at PS + dist, bytes long, into L1:
+// every line it starts in from its first byte on, a line apart, and its
+// last byte's line when the step is wide enough (32 bytes or more) to
+// cross into another line often.
 func (p *Packer) PrefetchAhead(dist reg.Register, bytes int) {
 	at := func(off int) {
 		p.Ctx.PREFETCHT0(operand.Mem{Base: PS, Index: dist, Scale: 1, Disp: off})
 	}
-	at(0)
+	for off := 0; off == 0 || off < bytes-1; off += 64 {
+		at(off)
+	}
 	if bytes >= 32 {
 		at(bytes - 1)
 	}
