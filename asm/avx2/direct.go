@@ -106,14 +106,17 @@ func direct(g *x86.Gen) {
 	c.Label("kloop")
 	g.DirectLoopRegs()
 	bi := 0
-	body := func(far bool, mv int, load func(v int, a reg.VecPhysical)) func(u, nv int) {
+	body := func(fetch x86.Fetch, mv int, load func(v int, a reg.VecPhysical)) func(u, nv int) {
 		return func(u, nv int) {
 			a := p.a[:mv]
 			for v := range a {
 				load(v, a[v])
 			}
-			if far {
+			if fetch.A {
 				g.PrefetchDirectA(32 * mv)
+			}
+			if fetch.B {
+				g.PrefetchDirectB()
 			}
 			for j := 0; j < nv; j++ {
 				b := p.b[bi%len(p.b)]
@@ -125,15 +128,15 @@ func direct(g *x86.Gen) {
 			}
 		}
 	}
-	g.NearFar("k", func(far bool, prefix string) {
+	g.NearFar("k", func(fetch x86.Fetch, prefix string) {
 		c.CMPQ(g.Arg("m"), operand.U32(k.MR))
 		c.JL(operand.LabelRef(prefix + "masked"))
-		g.DirectLoops(prefix+"d", body(far, p.mv, func(v int, a reg.VecPhysical) {
+		g.DirectLoops(prefix+"d", body(fetch, p.mv, func(v int, a reg.VecPhysical) {
 			o.Mov(x86.Mem(x86.A, 32*v), a)
 		}))
 		c.Label(prefix + "masked")
 		g.RowLoops(prefix+"m", func(mv int, prefix string) {
-			g.DirectLoops(prefix, body(far, mv, func(v int, a reg.VecPhysical) {
+			g.DirectLoops(prefix, body(fetch, mv, func(v int, a reg.VecPhysical) {
 				c.VMOVDQU(rowMask.Offset(32*v), a)
 				o.MaskMov(x86.Mem(x86.A, 32*v), a, a)
 			}))

@@ -83,23 +83,26 @@ func TestRejects(t *testing.T) {
 }
 
 // TestDirectTable compiles the direct kernel of every AVX2 row and checks
-// its preload paths, one loop per column count on masked rows in the near
-// and the far set (families "knm" and "kfm"), the tile walk and the shared
-// epilogue, and that only the far loops prefetch A.
+// its preload paths, one loop per column count on masked rows in the near,
+// B-far and far sets (families "knm", "kbm" and "kfm"), the tile walk and
+// the shared epilogue, and that the B-far loops prefetch B and the far ones
+// A and B.
 func TestDirectTable(t *testing.T) {
 	for _, k := range spec.KernelsFor(spec.AVX2) {
 		g := x86.New(k, 32)
 		direct(g)
-		want := append(x86.DirectLabels(k, g.MV(), "knm"), x86.DirectLabels(k, g.MV(), "kfm")...)
-		want = append(want, "tile", "nextcol", "lasttile", "kfar")
+		want := append(x86.DirectLabels(k, g.MV(), "knm"), x86.DirectLabels(k, g.MV(), "kbm")...)
+		want = append(want, x86.DirectLabels(k, g.MV(), "kfm")...)
+		want = append(want, "tile", "nextcol", "lasttile", "kbfar", "kfar")
 		missing, err := x86.MissingLabels(g.Ctx, want)
 		if err != nil || len(missing) > 0 {
 			t.Errorf("%s: %v, missing %v", x86.DirectName(k), err, missing)
 		}
-		// A is prefetched in the far loops (lda of a page or more) only.
-		counts, err := x86.LoopOps(g.Ctx, "PREFETCHT0", "kn", "kf")
-		if err != nil || counts["kn"] != 0 || counts["kf"] == 0 {
-			t.Errorf("%s: prefetches by loop set %v (%v), want none near and some far", x86.DirectName(k), counts, err)
+		// Nothing is prefetched in the near loops, B in the B-far ones,
+		// A and B in the far ones.
+		counts, err := x86.LoopOps(g.Ctx, "PREFETCHT0", "kn", "kb", "kf")
+		if err != nil || counts["kn"] != 0 || counts["kb"] == 0 || counts["kf"] <= counts["kb"] {
+			t.Errorf("%s: prefetches by loop set %v (%v), want none near, some B-far, more far", x86.DirectName(k), counts, err)
 		}
 	}
 }

@@ -91,7 +91,7 @@ func direct(g *x86.Gen) {
 	c.Label("kloop")
 	bi := 0
 	g.DirectLoopRegs()
-	g.NearFar("d", func(far bool, prefix string) {
+	g.NearFar("d", func(fetch x86.Fetch, prefix string) {
 		g.RowLoops(prefix, func(mv int, prefix string) {
 			g.DirectLoops(prefix, func(u, nv int) {
 				set := 0
@@ -102,8 +102,11 @@ func direct(g *x86.Gen) {
 				for v := range a {
 					o.MovZ(x86.Mem(x86.A, 64*v), x86.Opmask(v+1), a[v])
 				}
-				if far {
+				if fetch.A {
 					g.PrefetchDirectA(64 * mv)
+				}
+				if fetch.B {
+					g.PrefetchDirectB()
 				}
 				for j := 0; j < nv; j++ {
 					b := p.b[bi%len(p.b)]

@@ -83,23 +83,25 @@ func TestRejects(t *testing.T) {
 }
 
 // TestDirectTable compiles the direct kernel of every AVX512 row and checks
-// its preload paths, one loop per column count in the near and the far set
-// (families "dn" and "df"), the tile walk and the shared epilogue, and that
-// only the far loops prefetch A.
+// its preload paths, one loop per column count in the near, B-far and far
+// sets (families "dn", "db" and "df"), the tile walk and the shared
+// epilogue, and that the B-far loops prefetch B and the far ones A and B.
 func TestDirectTable(t *testing.T) {
 	for _, k := range spec.KernelsFor(spec.AVX512) {
 		g := x86.New(k, 64)
 		direct(g)
-		want := append(x86.DirectLabels(k, g.MV(), "dn"), x86.DirectLabels(k, g.MV(), "df")...)
-		want = append(want, "tile", "nextcol", "lasttile", "dfar")
+		want := append(x86.DirectLabels(k, g.MV(), "dn"), x86.DirectLabels(k, g.MV(), "db")...)
+		want = append(want, x86.DirectLabels(k, g.MV(), "df")...)
+		want = append(want, "tile", "nextcol", "lasttile", "dbfar", "dfar")
 		missing, err := x86.MissingLabels(g.Ctx, want)
 		if err != nil || len(missing) > 0 {
 			t.Errorf("%s: %v, missing %v", x86.DirectName(k), err, missing)
 		}
-		// A is prefetched in the far loops (lda of a page or more) only.
-		counts, err := x86.LoopOps(g.Ctx, "PREFETCHT0", "dn", "df")
-		if err != nil || counts["dn"] != 0 || counts["df"] == 0 {
-			t.Errorf("%s: prefetches by loop set %v (%v), want none near and some far", x86.DirectName(k), counts, err)
+		// Nothing is prefetched in the near loops, B in the B-far ones,
+		// A and B in the far ones.
+		counts, err := x86.LoopOps(g.Ctx, "PREFETCHT0", "dn", "db", "df")
+		if err != nil || counts["dn"] != 0 || counts["db"] == 0 || counts["df"] <= counts["db"] {
+			t.Errorf("%s: prefetches by loop set %v (%v), want none near, some B-far, more far", x86.DirectName(k), counts, err)
 		}
 	}
 }

@@ -1,9 +1,11 @@
 package x86
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/pass"
 
 	"github.com/tcontract/tcontract/internal/spec"
@@ -105,6 +107,33 @@ func TestPeak(t *testing.T) {
 			if fmas != i.PeakAccs() {
 				t.Errorf("%s %s: %d FMAs per trip, want %d", isa, r.Name, fmas, i.PeakAccs())
 			}
+		}
+	}
+}
+
+// TestPrefetchDirectB evaluates the addresses PrefetchDirectB requests:
+// B's step DirectAhead steps of rsb on, and the line after it.
+func TestPrefetchDirectB(t *testing.T) {
+	const rsb = 1 << 20
+	for _, real := range []string{"float32", "float64"} {
+		k := spec.Kernel{ISA: spec.AVX512, Real: real, MR: 16, NR: 6, Unroll: 4}
+		g := New(k, 64)
+		g.Begin()
+		g.PrefetchDirectB()
+		f, err := g.Ctx.Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []int
+		for _, in := range f.Functions()[0].Instructions() {
+			m, ok := in.Operands[0].(operand.Mem)
+			if in.Opcode != "PREFETCHT0" || !ok || m.Base != B || m.Index != RSB {
+				t.Fatalf("%s: unexpected %s %v", real, in.Opcode, in.Operands)
+			}
+			got = append(got, int(m.Scale)*rsb+m.Disp)
+		}
+		if want := []int{DirectAhead * rsb, DirectAhead*rsb + 64}; !slices.Equal(got, want) {
+			t.Errorf("%s: requested %v, want %v", real, got, want)
 		}
 	}
 }
