@@ -183,3 +183,25 @@ func TestPackXPrefetch(t *testing.T) {
 		}
 	}
 }
+
+// TestCopyPrefetch: both packers' copy paths fetch every line of a step
+// (x86.PrefetchAhead: a line apart from its first byte, and its last
+// byte's from 32 bytes on), CopyAhead or WideAhead steps on, once per step
+// in the unrolled and remainder loops alike.
+func TestCopyPrefetch(t *testing.T) {
+	for _, k := range spec.KernelsFor(spec.AVX2) {
+		for _, op := range []string{"a", "b"} {
+			pk := x86.NewPacker(k, op, 32)
+			packer(pk)
+			counts, err := x86.LoopOps(pk.Ctx, "PREFETCHT0", "cloop", "cremloop")
+			S := pk.W * pk.Size
+			perStep := max(1, (S-1+63)/64)
+			if S >= 32 {
+				perStep++
+			}
+			if err != nil || counts["cloop"] != 4*perStep || counts["cremloop"] != perStep || counts[""] != 0 {
+				t.Errorf("%s: PREFETCHT0 by loop %v (%v), want %d a step", x86.PackName(k, op), counts, err, perStep)
+			}
+		}
+	}
+}

@@ -65,18 +65,19 @@ func packCopy(pk *x86.Packer) {
 		pk.Return()
 		return
 	}
-	ahead := x86.Narrow(S)
-	if ahead {
+	// Narrow steps are fetched CopyAhead steps on, wide ones (a line or
+	// more) every line WideAhead steps on.
+	if x86.Narrow(S) {
 		pk.AheadSetup(x86.P5, x86.CopyAhead)
+	} else {
+		pk.AheadSetup(x86.P5, x86.WideAhead)
 	}
 	step := func(u int) {
 		d := 0
 		if u > 0 {
 			d = u * S
 		}
-		if ahead {
-			pk.PrefetchAhead(x86.P5, S)
-		}
+		pk.PrefetchAhead(x86.P5, S)
 		for v := 0; v < nvec; v++ {
 			y := x86.Y(v + nvec*max(u, 0))
 			o.MaskMov(x86.Mem(x86.PS, 32*v), masks[v], y)

@@ -5,7 +5,7 @@
 #include "textflag.h"
 
 // func packa_f32_16x6_avx2(dst *byte, src *byte, rows int, k int, rowStep int, kStep int)
-// Requires: AVX, CMOV
+// Requires: AVX, CMOV, MMX+
 TEXT ·packa_f32_16x6_avx2(SB), NOSPLIT, $8-48
 	MOVQ  dst+0(FP), DI
 	MOVQ  src+8(FP), SI
@@ -37,6 +37,8 @@ copy:
 	SUBQ    R8, AX
 	VMOVDQU (BX)(AX*4), Y15
 	VMOVDQU 32(BX)(AX*4), Y14
+	MOVQ    R11, R13
+	SHLQ    $0x03, R13
 	MOVQ    R9, CX
 	MOVQ    R9, DX
 	SHRQ    $0x02, CX
@@ -46,21 +48,29 @@ copy:
 	PCALIGN $0x20
 
 cloop:
+	PREFETCHT0 (SI)(R13*1)
+	PREFETCHT0 63(SI)(R13*1)
 	VMASKMOVPS (SI), Y15, Y0
 	VMOVUPS    Y0, (DI)
 	VMASKMOVPS 32(SI), Y14, Y1
 	VMOVUPS    Y1, 32(DI)
 	ADDQ       R11, SI
+	PREFETCHT0 (SI)(R13*1)
+	PREFETCHT0 63(SI)(R13*1)
 	VMASKMOVPS (SI), Y15, Y2
 	VMOVUPS    Y2, 64(DI)
 	VMASKMOVPS 32(SI), Y14, Y3
 	VMOVUPS    Y3, 96(DI)
 	ADDQ       R11, SI
+	PREFETCHT0 (SI)(R13*1)
+	PREFETCHT0 63(SI)(R13*1)
 	VMASKMOVPS (SI), Y15, Y4
 	VMOVUPS    Y4, 128(DI)
 	VMASKMOVPS 32(SI), Y14, Y5
 	VMOVUPS    Y5, 160(DI)
 	ADDQ       R11, SI
+	PREFETCHT0 (SI)(R13*1)
+	PREFETCHT0 63(SI)(R13*1)
 	VMASKMOVPS (SI), Y15, Y6
 	VMOVUPS    Y6, 192(DI)
 	VMASKMOVPS 32(SI), Y14, Y7
@@ -75,6 +85,8 @@ crem:
 	JZ    cdone
 
 cremloop:
+	PREFETCHT0 (SI)(R13*1)
+	PREFETCHT0 63(SI)(R13*1)
 	VMASKMOVPS (SI), Y15, Y0
 	VMOVUPS    Y0, (DI)
 	VMASKMOVPS 32(SI), Y14, Y1
