@@ -80,9 +80,9 @@ func NewPacker(k spec.Kernel, op string, vecBytes int) *Packer {
 const CopyAhead = 64
 
 // WideAhead is how many steps ahead the copy path prefetches every line of
-// a step a line wide or more. The hardware prefetchers follow
-// such a sliver only within a 4 KiB page, and a step a few lines wide
-// crosses a page every ten or so steps: on Zen 5, TCCG abc-adec-ebd's
+// a step a line wide or more. The hardware prefetchers follow such a
+// sliver only within a 4 KiB page, and a step a few lines wide crosses a
+// page every ten or so steps: on Zen 5, TCCG abc-adec-ebd's
 // slivers of 48 float32 (steps 384 bytes apart) packed at 6.8 GB/s, a
 // third of a streaming read, and took 40% of the call. 8 steps ahead ran
 // the contraction 1.12 (float32) and 1.17 (float64) times as fast; 16 and
