@@ -10,10 +10,9 @@ package runtime
 // cols (what gives each member a few units), or the team's size (at most
 // most) when the team then finishes 1% sooner (teamTime). The estimate is
 // rough: float64 4096³ on 2 threads, 0.4% sooner in halves by it, ran no
-// measurably faster in them. float64
-// GEMM at 2048 on 2 threads, 13 blocks of 160 rows, ran at 101-102
-// GFLOP/s in whole blocks and 108-109 in halves; float32 at 4096 (13
-// blocks of 320) from 190-209 to 213-219. TCCG's abc-bda-dc, whose panels
+// measurably faster in them. float64 GEMM at 2048 on 2 threads, 13 blocks
+// of 160 rows, ran at 101-102 GFLOP/s in whole blocks and 108-109 in
+// halves; float32 at 4096 (13 blocks of 320) from 190-209 to 213-219. TCCG's abc-bda-dc, whose panels
 // are 24 columns wide, ran 0.68 times as fast in halves. A block A holds
 // with a unit step along neither its rows nor its depth (gathersA) is
 // never split: its packing reads lines for a few elements each, and
