@@ -95,6 +95,12 @@ func TestBenchJSON(t *testing.T) {
 		if f := r.GFlops / r.Peak; math.Abs(r.OfPeak-f) > 1e-9*f {
 			t.Errorf("%s %s: of peak %v, want %v", r.Type, key, r.OfPeak, f)
 		}
+		// Checked, and within rounding: a sum of at most a few hundred
+		// products in float32 or complex128. Some of 256 float32 sums
+		// surely round, so a float32 row without error was not checked.
+		if lim := map[string]float64{"float32": 1e-4, "complex128": 1e-12}[r.Type]; !(r.SpotErr >= 0 && r.SpotErr < lim) || r.Type == "float32" && r.SpotErr == 0 {
+			t.Errorf("%s %s: spot error %v, want in (0, %g)", r.Type, key, r.SpotErr, lim)
+		}
 		if r.Kind == "tccg" {
 			if !(r.GemmGFlops > 0) || math.Abs(r.VsGemm-r.GFlops/r.GemmGFlops) > 1e-9*r.VsGemm {
 				t.Errorf("%s %s: gemm %v, vs gemm %v", r.Type, key, r.GemmGFlops, r.VsGemm)
@@ -139,7 +145,7 @@ func TestBenchTable(t *testing.T) {
 		"each time is the median of 3 repetitions",
 		"fewer repetitions once a measurement has timed 1 s",
 		"TCCG extents scaled by 0.05",
-		"type", "GFLOP/s", "of peak", "vs GEMM",
+		"type", "GFLOP/s", "of peak", "vs GEMM", "spot err",
 		"tccg 13 ab-acd-dbc", "tccg 1 abc-bda-dc", "16x8x4",
 		"GFLOP/s counts 2mnk",
 	} {
@@ -152,14 +158,14 @@ func TestBenchTable(t *testing.T) {
 		if strings.HasPrefix(line, "float32 ") || strings.HasPrefix(line, "complex128 ") {
 			rows++
 			f := strings.Fields(line)
-			reps := f[len(f)-4] // before GFLOP/s, peak and of peak
+			reps := f[len(f)-5] // before GFLOP/s, peak, of peak and spot err
 			if strings.Contains(line, "tccg") {
-				reps = f[len(f)-5] // and vs GEMM
+				reps = f[len(f)-6] // and vs GEMM
 			}
 			if reps != "3" {
 				t.Errorf("row %q: reps %q, want 3", line, reps)
 			}
-			if isGemm := !strings.Contains(line, "tccg"); isGemm != strings.HasSuffix(f[len(f)-1], "%") {
+			if isGemm := !strings.Contains(line, "tccg"); isGemm != strings.HasSuffix(f[len(f)-2], "%") {
 				t.Errorf("a GEMM row has a ratio or a contraction none: %q", line)
 			}
 		}
@@ -186,7 +192,7 @@ func TestBenchCSV(t *testing.T) {
 	for i, h := range head {
 		col[h] = i
 	}
-	for _, h := range []string{"type", "threads", "kind", "id", "m", "n", "k", "gflops", "peak_gflops", "of_peak", "vs_gemm", "stat"} {
+	for _, h := range []string{"type", "threads", "kind", "id", "m", "n", "k", "gflops", "peak_gflops", "of_peak", "vs_gemm", "stat", "spot_err"} {
 		if _, ok := col[h]; !ok {
 			t.Errorf("no column %q in %q", h, head)
 		}

@@ -62,9 +62,9 @@ func writeTable(w io.Writer, rep *report) error {
 		fmt.Fprintf(bw, "TCCG extents scaled by %g\n", rep.Scale)
 	}
 	fmt.Fprintln(bw)
-	const head = "%-10s %3s  %-24s %-16s %9s %4s %8s %7s %8s %8s\n"
-	const row = "%-10s %3d  %-24s %-16s %9s %4d %8.1f %7.1f %7.0f%% %8s\n"
-	fmt.Fprintf(bw, head, "type", "thr", "case", "m x n x k", "ms/call", "reps", "GFLOP/s", "peak", "of peak", "vs GEMM")
+	const head = "%-10s %3s  %-24s %-16s %9s %4s %8s %7s %8s %8s %9s\n"
+	const row = "%-10s %3d  %-24s %-16s %9s %4d %8.1f %7.1f %7.0f%% %8s %9.0e\n"
+	fmt.Fprintf(bw, head, "type", "thr", "case", "m x n x k", "ms/call", "reps", "GFLOP/s", "peak", "of peak", "vs GEMM", "spot err")
 	prev := ""
 	for _, r := range sorted(rep.Results) {
 		group := fmt.Sprint(r.Type, r.Threads)
@@ -77,14 +77,18 @@ func writeTable(w io.Writer, rep *report) error {
 			vs = strconv.FormatFloat(r.VsGemm, 'f', 2, 64)
 		}
 		fmt.Fprintf(bw, row, r.Type, r.Threads, r.label(), r.size(),
-			millis(r.Seconds), r.Reps, r.GFlops, r.Peak, 100*r.OfPeak, vs)
+			millis(r.Seconds), r.Reps, r.GFlops, r.Peak, 100*r.OfPeak, vs, r.SpotErr)
 	}
 	fmt.Fprint(bw, `
 GFLOP/s counts 2mnk real flops per call (8mnk for complex types). peak is the
 best of the FMA peak probes this run took (one before each case) for the same
 real type and number of threads; of peak is GFLOP/s over it. vs GEMM is a
 contraction's GFLOP/s over a GEMM of the same m, n, k, type and threads
-(dense row-major operands), their repetitions timed in turns.
+(dense row-major operands), their repetitions timed in turns. After each
+measurement 256 sampled elements of C are compared with a dot product in
+float64 (complex128); spot err is the largest difference relative to the sum
+of the products' magnitudes, and a difference beyond what rounding allows
+stops the run with an error.
 `)
 	if rep.Interrupted {
 		fmt.Fprintf(bw, "\ninterrupted: %d of %d measurements done\n", rep.Done, rep.Planned)
@@ -112,7 +116,7 @@ func millis(secs float64) string {
 func writeCSV(w io.Writer, rep *report) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"isa", "type", "threads", "kind", "id", "name", "spec", "m", "n", "k",
-		"flops", "seconds", "calls", "stat", "reps", "gflops", "peak_gflops", "of_peak", "gemm_gflops", "vs_gemm"})
+		"flops", "seconds", "calls", "stat", "reps", "gflops", "peak_gflops", "of_peak", "gemm_gflops", "vs_gemm", "spot_err"})
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
 	for _, r := range sorted(rep.Results) {
 		id := ""
@@ -122,7 +126,7 @@ func writeCSV(w io.Writer, rep *report) error {
 		cw.Write([]string{rep.ISA, r.Type, strconv.Itoa(r.Threads), r.Kind, id, r.Name, r.Spec,
 			strconv.Itoa(r.M), strconv.Itoa(r.N), strconv.Itoa(r.K),
 			f(r.Flops), f(r.Seconds), strconv.Itoa(r.Calls), rep.Stat, strconv.Itoa(r.Reps),
-			f(r.GFlops), f(r.Peak), f(r.OfPeak), f(r.GemmGFlops), f(r.VsGemm)})
+			f(r.GFlops), f(r.Peak), f(r.OfPeak), f(r.GemmGFlops), f(r.VsGemm), f(r.SpotErr)})
 	}
 	cw.Flush()
 	return cw.Error()

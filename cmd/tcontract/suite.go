@@ -59,6 +59,10 @@ type result struct {
 	// (dense row-major), and the contraction's rate over it.
 	GemmGFlops float64 `json:"gemm_gflops,omitempty"`
 	VsGemm     float64 `json:"vs_gemm,omitempty"`
+	// SpotErr is the largest error, relative to the sum of the products'
+	// magnitudes, among the elements of C checked after the measurement
+	// (spotCheck); a wrong answer stops the run instead.
+	SpotErr float64 `json:"spot_err"`
 }
 
 // afterUnit, when set (by tests), runs after each unit of the suite.
@@ -250,21 +254,25 @@ func (s *suite) gemmUnit(t spec.Type, size mnk) error {
 // measureGemm measures GEMMs of one size not measured yet, and returns the
 // rows it measured.
 func (s *suite) measureGemm(t spec.Type, size mnk) ([]result, error) {
-	var call callFunc
+	var call product
 	var rows []result
 	for _, th := range s.cfg.threads {
 		key := gemmKey{t.Name, th, size}
 		if s.gemms[key] {
 			continue
 		}
-		if call == nil {
+		if call.call == nil {
 			var err error
 			if call, err = newGemm(&s.store, t, size); err != nil {
 				return nil, err
 			}
 		}
-		r := result{Type: t.Name, Threads: th, Kind: "gemm", Spec: "ik,kj->ij", M: size.M, N: size.N, K: size.K}
-		if err := s.take(&r, t, call, "gemm "+size.String()); err != nil {
+		r := result{Type: t.Name, Threads: th, Kind: "gemm", Spec: gemmSpec, M: size.M, N: size.N, K: size.K}
+		err := s.take(&r, t, call.call, "gemm "+size.String())
+		if err == nil {
+			r.SpotErr, err = s.check(call, th)
+		}
+		if err != nil {
 			return nil, fmt.Errorf("%s gemm %s on %d threads: %w", t.Name, size, th, err)
 		}
 		s.gemms[key] = true
@@ -294,7 +302,14 @@ func (s *suite) caseUnit(t spec.Type, c tccg.Case) error {
 	for _, th := range s.cfg.threads {
 		r := result{Type: t.Name, Threads: th, Kind: "tccg", ID: c.ID, Name: c.Name, Spec: c.Spec, M: m, N: n, K: k}
 		g := result{M: m, N: n, K: k}
-		if err := s.takePair(&r, &g, t, call, gemm, fmt.Sprintf("tccg %d %s", c.ID, c.Name)); err != nil {
+		err := s.takePair(&r, &g, t, call.call, gemm.call, fmt.Sprintf("tccg %d %s", c.ID, c.Name))
+		if err == nil {
+			r.SpotErr, err = s.check(call, th)
+		}
+		if err == nil {
+			_, err = s.check(gemm, th)
+		}
+		if err != nil {
 			return fmt.Errorf("%s tccg %d %s on %d threads: %w", t.Name, c.ID, c.Name, th, err)
 		}
 		r.GemmGFlops = g.GFlops
@@ -336,6 +351,16 @@ func (s *suite) takePair(r, g *result, t spec.Type, call, gemm callFunc, label s
 	s.fill(r, t, sc)
 	s.fill(g, t, sg)
 	return nil
+}
+
+// check runs the product once more on the pool of the measurement (a
+// contraction and its GEMM share C's memory, so the last call timed may
+// have been the other's) and checks what it left in C.
+func (s *suite) check(pr product, threads int) (float64, error) {
+	if err := pr.call(s.pools[threads]); err != nil {
+		return 0, err
+	}
+	return pr.check()
 }
 
 // warm runs the warm-up before the run's first measurement.
