@@ -9,10 +9,12 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/tcontract/tcontract"
 	"github.com/tcontract/tcontract/internal/spec"
 	"github.com/tcontract/tcontract/internal/tccg"
 )
@@ -328,5 +330,58 @@ func TestBenchWarmsUp(t *testing.T) {
 	}
 	if d := time.Since(t0); d < 400*time.Millisecond {
 		t.Errorf("a run with -warm 400ms took %v", d)
+	}
+}
+
+// TestSuiteChecked runs every TCCG contraction at its full size as the
+// benchmark lays it out, float32 on a team of two threads and float64 on
+// one: the paths and team splits it times (streamed C, tall products
+// fetched ahead, row maps on real runs) are the ones whose results the
+// spot check then compares. (Both types on both counts, and the complex
+// types, pass too, in four times as long: tcontract bench -cases all
+// checks whatever it runs.)
+func TestSuiteChecked(t *testing.T) {
+	if testing.Short() {
+		t.Skip("full-size operands, up to half a gigabyte, and 6 Tflop; not in -short")
+	}
+	if isa := tcontract.ISA(); isa == "generic" {
+		t.Skipf("6 Tflop on the %s path's Go kernels would take an hour", isa)
+	}
+	runs := []struct {
+		typ     string
+		threads int
+	}{{"float32", 2}, {"float64", 1}}
+	// The largest operands first, so the store grows once.
+	var st store
+	for i := range 3 {
+		most := 0
+		for _, run := range runs {
+			typ, _ := typeNamed(run.typ)
+			rt, _ := spec.RealByName(typ.Real)
+			for _, c := range tccg.Cases() {
+				as, bs, cs := c.Shapes(c.Extents(rt.Size))
+				most = max(most, volume([][]int{as, bs, cs}[i])*typ.Size)
+			}
+		}
+		st.reserve(i, most)
+	}
+	for _, run := range runs {
+		p := tcontract.NewPool(min(run.threads, goruntime.GOMAXPROCS(0)))
+		defer p.Close()
+		typ, _ := typeNamed(run.typ)
+		rt, _ := spec.RealByName(typ.Real)
+		for _, c := range tccg.Cases() {
+			as, bs, cs := c.Shapes(c.Extents(rt.Size))
+			pr, err := newContraction(&st, typ, c.Spec, as, bs, cs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := pr.call(p); err != nil {
+				t.Fatalf("%s %d %s: %v", run.typ, c.ID, c.Name, err)
+			}
+			if e, err := pr.check(); err != nil || !(e > 0 && e < 1e-5) {
+				t.Errorf("%s %d %s on %d threads: spot error %v, %v", run.typ, c.ID, c.Name, p.Threads(), e, err)
+			}
+		}
 	}
 }
