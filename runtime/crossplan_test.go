@@ -331,10 +331,10 @@ func TestCrossGroupTallerThanMC(t *testing.T) {
 	}
 }
 
-// A shallow product whose C rows in M are adjacent takes MC blocks up to
-// MaxShallowMC times the table's MC (shallowMC), so that each pass of a
-// B sliver writes long pieces of C's columns; at the table's depth, or
-// with M's rows in runs, MC stays the table's.
+// A shallow product whose C rows of M's fastest dim are adjacent takes MC
+// blocks up to MaxShallowMC times the table's MC (shallowMC), so that each
+// pass of a B sliver writes long pieces of C's columns; at the table's
+// depth, or with C's rows strided, MC stays the table's.
 func TestShallowMC(t *testing.T) {
 	k, _ := KernelFor("float64")
 	testBlocks = &blocks{MC: 160, KC: 384, NC: 1362}
@@ -349,7 +349,8 @@ func TestShallowMC(t *testing.T) {
 	}{
 		{"adjacent rows, depth 24", groupOf(Dim{Ext: 4096, S: [3]int{opA: 1, opC: 1}}), 24, true},
 		{"adjacent rows, depth 384", groupOf(Dim{Ext: 4096, S: [3]int{opA: 1, opC: 1}}), 384, false},
-		{"rows in runs, depth 24", groupOf(Dim{Ext: 64, S: [3]int{opA: 1, opC: 1}}, Dim{Ext: 64, S: [3]int{opA: 64, opC: 1 << 16}}), 24, false},
+		{"rows in runs, depth 24", groupOf(Dim{Ext: 64, S: [3]int{opA: 1, opC: 1}}, Dim{Ext: 64, S: [3]int{opA: 64, opC: 1 << 16}}), 24, true},
+		{"rows strided, depth 24", groupOf(Dim{Ext: 4096, S: [3]int{opA: 1, opC: 1200}}), 24, false},
 	} {
 		c := realCall(p, 1, k, 8)
 		c.plan = &Plan{Batch: Group{Size: 1}, M: tc.m,
