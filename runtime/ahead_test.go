@@ -197,9 +197,10 @@ func checkShallowAhead[T real](t *testing.T, tol float64) {
 	k, _ := KernelFor(ops.Type.Real)
 	blk := blocksFor(k)
 	kc := blk.KC
-	// M over three MC blocks and more: there is a next block to fetch.
+	// M over three MC blocks and more, of the tallest a shallow call
+	// takes (shallowMC): there is a next block to fetch.
 	I1, J := 2*tile.MR, 5*tile.NR+1
-	I2 := ceilDiv(3*blk.MC, I1) + 1
+	I2 := ceilDiv(3*MaxShallowMC*blk.MC, I1) + 1
 	defer func(f func() int) { cacheBytes = f }(cacheBytes)
 	canStream := k.Stream != nil
 	for _, tc := range []struct {
