@@ -334,7 +334,8 @@ func TestCrossGroupTallerThanMC(t *testing.T) {
 // A shallow product whose C rows of M's fastest dim are adjacent takes MC
 // blocks up to MaxShallowMC times the table's MC (shallowMC), so that each
 // pass of a B sliver writes long pieces of C's columns; at the table's
-// depth, or with C's rows strided, MC stays the table's.
+// depth, with C's rows strided, or for a group the cross-sliver packer
+// takes, MC stays the table's.
 func TestShallowMC(t *testing.T) {
 	k, _ := KernelFor("float64")
 	testBlocks = &blocks{MC: 160, KC: 384, NC: 1362}
@@ -351,6 +352,7 @@ func TestShallowMC(t *testing.T) {
 		{"adjacent rows, depth 384", groupOf(Dim{Ext: 4096, S: [3]int{opA: 1, opC: 1}}), 384, false},
 		{"rows in runs, depth 24", groupOf(Dim{Ext: 64, S: [3]int{opA: 1, opC: 1}}, Dim{Ext: 64, S: [3]int{opA: 64, opC: 1 << 16}}), 24, true},
 		{"rows strided, depth 24", groupOf(Dim{Ext: 4096, S: [3]int{opA: 1, opC: 1200}}), 24, false},
+		{"packed across slivers, depth 24", crossGroup(), 24, false},
 	} {
 		c := realCall(p, 1, k, 8)
 		c.plan = &Plan{Batch: Group{Size: 1}, M: tc.m,
@@ -365,4 +367,12 @@ func TestShallowMC(t *testing.T) {
 			t.Errorf("%s: MC %d; want it longer than 4×160: %v, and at most %d", tc.name, c.blk.MC, tc.longer, MaxShallowMC*160)
 		}
 	}
+}
+
+// crossGroup is M of C's unit dim (a tile of rows) then A's unit dim, led
+// by those rows for the cross-sliver packer.
+func crossGroup() Group {
+	g := groupOf(Dim{Ext: 32, S: [3]int{opA: 1 << 20, opC: 1}}, Dim{Ext: 128, S: [3]int{opA: 1, opC: 4096}})
+	g.Cross = 32
+	return g
 }

@@ -301,7 +301,7 @@ func (c *call) chooseTeam() {
 	// MC and NC count rows and columns: as many slivers as the cache
 	// sizes allow, in whole runs when the slivers follow runs.
 	mcMax := kb.MC
-	if len(p.M.Dims) > 0 && p.M.Dims[0].S[opC] == 1 {
+	if len(p.M.Dims) > 0 && p.M.Dims[0].S[opC] == 1 && p.M.Cross == 0 {
 		mcMax = shallowMC(kb.MC, kb.KC, kc*c.cf)
 	}
 	c.blk = blocking{
@@ -380,6 +380,8 @@ func (c *call) chooseTeam() {
 // ccsd_t contractions (depth 24, C's rows in runs of 16 or 20, which tiles
 // straddle), over nine cases: 1.55 times as fast at float64 on two threads
 // (geometric mean; 1.16 on one), 1.22 at float32 on two (1.05 on one).
+// A group packed across slivers keeps its own rule (whole lane groups in
+// the L2 share, below), and so the table's MC.
 func shallowMC(mc, kcMax, kc int) int {
 	return mc * min(MaxShallowMC, max(1, kcMax/max(kc, 1)))
 }
