@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tcontract/tcontract"
+	"github.com/tcontract/tcontract/generated/typed"
 )
 
 // A figure is worth nothing if the call computed the wrong thing, so after
@@ -52,14 +53,15 @@ func spotCheck[T tcontract.Scalar](sp string, a, b, c tcontract.Tensor[T], r *ra
 	for _, l := range summed {
 		terms *= ext[l]
 	}
+	ops := typed.OpsOf[T]()
 	n := terms
-	if isComplex[T]() {
+	if ops.Type.Complex {
 		n *= 2
 	}
 	if volume(c.Shape) == 0 {
 		return 0, nil
 	}
-	eps := epsOf[T]()
+	eps := epsOfReal(ops.RealSize)
 	var coord [128]int
 	worst := 0.0
 	for range spotSamples {
@@ -136,18 +138,10 @@ func toC128[T tcontract.Scalar](v T) complex128 {
 	panic("unreachable")
 }
 
-func isComplex[T tcontract.Scalar]() bool {
-	switch any(*new(T)).(type) {
-	case complex64, complex128:
-		return true
-	}
-	return false
-}
-
-// epsOf is the distance from 1 to the next value of T's real type.
-func epsOf[T tcontract.Scalar]() float64 {
-	switch any(*new(T)).(type) {
-	case float32, complex64:
+// epsOfReal is the distance from 1 to the next value of the real type of
+// size bytes (float32 or float64).
+func epsOfReal(size int) float64 {
+	if size == 4 {
 		return 0x1p-23
 	}
 	return 0x1p-52
