@@ -31,8 +31,8 @@ func chooseComplex(p *Pool, threads int, real string, m, n, k Dim, realAlpha, re
 }
 
 // A complex product reads B in place (complexDirect) when C's rows and
-// B's depth steps are adjacent, alpha and beta are real, one member runs
-// it, and it is small or has few row tiles; in no other case.
+// B's depth steps are adjacent, alpha and beta are real, and it is small
+// or has few row tiles, on one thread or a team; in no other case.
 func TestComplexDirect(t *testing.T) {
 	pools := map[int]*Pool{1: NewPool(1), 2: NewPool(2)}
 	defer pools[1].Close()
@@ -59,7 +59,9 @@ func TestComplexDirect(t *testing.T) {
 			{"1024³", 1024, 1024, 1024, 1, false, false, true, true, false},
 			{"skinny", skinny, 4096, 4096, 1, false, false, true, true, true},
 			{"a tile past skinny", skinny + k.MR/2, 4096, 4096, 1, false, false, true, true, false},
-			{"a team of 2", 128, 128, 128, 2, false, false, true, true, false},
+			{"a team of 2", 128, 128, 128, 2, false, false, true, true, true},
+			{"skinny, a team of 2", skinny, 4096, 4096, 2, false, false, true, true, true},
+			{"1024³, a team of 2", 1024, 1024, 1024, 2, false, false, true, true, false},
 		} {
 			m, n, depth := tc.m, tc.n, tc.depth
 			// Column-major C = A·B; the strided variants swap one operand's
@@ -87,17 +89,20 @@ func TestComplexDirect(t *testing.T) {
 // Complex products that read B in place, and their neighbours that do
 // not, against a plain loop: small and skinny (several depth blocks),
 // C with a padded leading dimension, real and complex alpha and beta,
-// and NaN in C with beta = 0.
+// and NaN in C with beta = 0; on one thread and on teams of 2 and 3,
+// whose members each take a part of B's columns.
 func TestComplexDirectProduct(t *testing.T) {
-	testComplexDirectProduct[complex64](t, 2e-6)
-	testComplexDirectProduct[complex128](t, 1e-14)
+	for _, threads := range []int{1, 2, 3} {
+		pool := NewPool(threads)
+		testComplexDirectProduct[complex64](t, pool, 2e-6)
+		testComplexDirectProduct[complex128](t, pool, 1e-14)
+		pool.Close()
+	}
 }
 
-func testComplexDirectProduct[T complex64 | complex128](t *testing.T, eps float64) {
+func testComplexDirectProduct[T complex64 | complex128](t *testing.T, pool *Pool, eps float64) {
 	rng := rand.New(rand.NewPCG(11, 4))
 	ops := typed.OpsOf[T]()
-	pool := NewPool(1)
-	defer pool.Close()
 	rnd := func() T { return T(complex(rng.Float64()-0.5, rng.Float64()-0.5)) }
 	for _, s := range [][3]int{{64, 64, 64}, {45, 29, 700}, {40, 300, 1000}, {3, 7, 5}} {
 		m, n, depth := s[0], s[1], s[2]

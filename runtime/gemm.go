@@ -200,7 +200,7 @@ func (c *call) gemm(ms *memberState, off *[3]int) {
 					}
 					c.waitUnit(u, round, pc > 0, s0, s1, nSl, own)
 				}
-				if own {
+				if own && !c.complexB {
 					c.packB(panel, bBase, sc, kB, s0, s1, nc, kc)
 				}
 				mc := min(b.MC, p.M.Size-ic)
@@ -221,7 +221,7 @@ func (c *call) gemm(ms *memberState, off *[3]int) {
 					}
 				}
 				if c.complexB {
-					c.directSlivers(sc, ms.bufs, bBase, cBase, kB, kc, mc, nc, pc)
+					c.directSlivers(sc, ms.bufs, bBase, cBase, kB, kc, mc, s0, s1, nc, pc)
 				} else {
 					c.macroKernel(sc, ms.bufs, panel, cBase, kc, mc, s0, s1, nc, pc == 0)
 				}
