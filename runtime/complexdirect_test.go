@@ -163,3 +163,38 @@ func testComplexDirectProduct[T complex64 | complex128](t *testing.T, pool *Pool
 		}
 	}
 }
+
+// A complex product that reads B in place leases no B panel, on one
+// thread or a team; the same product with a complex alpha (folded into
+// B's packing) does.
+func TestComplexDirectNoPanel(t *testing.T) {
+	if k, _ := KernelFor("float32"); k.Direct == nil {
+		t.Skip("no direct kernels on this path")
+	}
+	m, n, depth := 40, 300, 1000
+	a := make([]complex64, m*depth)
+	b := make([]complex64, depth*n)
+	c := make([]complex64, m*n)
+	opv := [3]Operand{
+		{View: View{Len: len(a), Shape: []int{m, depth}, Strides: []int{1, m}}, Data: unsafe.Pointer(&a[0])},
+		{View: View{Len: len(b), Shape: []int{depth, n}, Strides: []int{1, depth}}, Data: unsafe.Pointer(&b[0])},
+		{View: View{Len: len(c), Shape: []int{m, n}, Strides: []int{1, m}}, Data: unsafe.Pointer(&c[0])},
+	}
+	ops := typed.OpsOf[complex64]()
+	for _, threads := range []int{1, 2} {
+		pool := NewPool(threads)
+		for _, alpha := range []complex64{1, complex(0.5, 0.5)} {
+			beta := complex64(0)
+			if err := pool.Run("ik,kj->ij", ops, &opv, unsafe.Pointer(&alpha), unsafe.Pointer(&beta)); err != nil {
+				t.Fatal(err)
+			}
+			got := pool.Arena().RetainedPanelBytes()
+			if inPlace := imag(alpha) == 0; inPlace && got != 0 {
+				t.Errorf("%d threads, alpha %v: %d bytes of B panels retained, want none", threads, alpha, got)
+			} else if !inPlace && got == 0 {
+				t.Errorf("%d threads, alpha %v: no B panel retained for a packed B", threads, alpha)
+			}
+		}
+		pool.Close()
+	}
+}

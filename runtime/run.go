@@ -83,7 +83,12 @@ func (c *call) run(spec string, t *typed.Ops, ops *[3]Operand, alpha, beta unsaf
 	padded := c.blk
 	padded.MC = c.tileM.count(c.blk.MC) * c.blk.MR
 	padded.NC = c.tileN.count(c.blk.NC) * c.blk.NR
-	c.req = t.Req(padded, 1, nPanels, scatterLen(c.blk, c.mapLen()), 0)
+	// A complex B read in place (complexDirect) needs no panel.
+	pn := nPanels
+	if c.complexB {
+		pn = 0
+	}
+	c.req = t.Req(padded, 1, pn, scatterLen(c.blk, c.mapLen()), 0)
 	c.lease = c.pool.arena.TakeTeam(c.req, 1, nPanels)
 	defer c.lease.Release()
 	if c.req.BBytes > 0 {
@@ -93,7 +98,9 @@ func (c *call) run(spec string, t *typed.Ops, ops *[3]Operand, alpha, beta unsaf
 			c.panels = append(c.panels, panel[g*per:(g+1)*per:(g+1)*per])
 		}
 	} else {
-		c.panels = append(c.panels, nil)
+		for range nPanels {
+			c.panels = append(c.panels, nil)
+		}
 	}
 	return c.runTeam()
 }
