@@ -168,10 +168,13 @@ func testComplexDirectProduct[T complex64 | complex128](t *testing.T, pool *Pool
 // thread or a team; the same product with a complex alpha (folded into
 // B's packing) does.
 func TestComplexDirectNoPanel(t *testing.T) {
-	if k, _ := KernelFor("float32"); k.Direct == nil {
+	k, _ := KernelFor("float32")
+	if k.Direct == nil {
 		t.Skip("no direct kernels on this path")
 	}
-	m, n, depth := 40, 300, 1000
+	// Skinny (complexSkinnyTiles row tiles) and beyond directMaxFlops:
+	// in place on every path that has direct kernels.
+	m, n, depth := complexSkinnyTiles*k.MR/2, 300, 1000
 	a := make([]complex64, m*depth)
 	b := make([]complex64, depth*n)
 	c := make([]complex64, m*n)
