@@ -126,11 +126,7 @@ func testComplexDirectProduct[T complex64 | complex128](t *testing.T, pool *Pool
 				}
 			}
 			c0 := append([]T(nil), c...)
-			opv := [3]Operand{
-				{View: View{Len: len(a), Shape: []int{m, depth}, Strides: []int{1, m}}, Data: unsafe.Pointer(&a[0])},
-				{View: View{Len: len(b), Shape: []int{depth, n}, Strides: []int{1, depth}}, Data: unsafe.Pointer(&b[0])},
-				{View: View{Len: len(c), Shape: []int{m, n}, Strides: []int{1, ldc}}, Data: unsafe.Pointer(&c[0])},
-			}
+			opv := colMajorGemm(a, b, c, m, n, depth, ldc)
 			alpha, beta := sc.alpha, sc.beta
 			if err := pool.Run("ik,kj->ij", ops, &opv, unsafe.Pointer(&alpha), unsafe.Pointer(&beta)); err != nil {
 				t.Fatal(err)
@@ -178,11 +174,7 @@ func TestComplexDirectNoPanel(t *testing.T) {
 	a := make([]complex64, m*depth)
 	b := make([]complex64, depth*n)
 	c := make([]complex64, m*n)
-	opv := [3]Operand{
-		{View: View{Len: len(a), Shape: []int{m, depth}, Strides: []int{1, m}}, Data: unsafe.Pointer(&a[0])},
-		{View: View{Len: len(b), Shape: []int{depth, n}, Strides: []int{1, depth}}, Data: unsafe.Pointer(&b[0])},
-		{View: View{Len: len(c), Shape: []int{m, n}, Strides: []int{1, m}}, Data: unsafe.Pointer(&c[0])},
-	}
+	opv := colMajorGemm(a, b, c, m, n, depth, m)
 	ops := typed.OpsOf[complex64]()
 	for _, threads := range []int{1, 2} {
 		pool := NewPool(threads)

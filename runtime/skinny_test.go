@@ -77,11 +77,7 @@ func TestSkinnyDirectProduct(t *testing.T) {
 			c[i] = rng.Float64()
 		}
 		c0 := append([]float64(nil), c...)
-		ops := [3]Operand{
-			{View: View{Len: len(a), Shape: []int{m, depth}, Strides: []int{1, m}}, Data: unsafe.Pointer(&a[0])},
-			{View: View{Len: len(b), Shape: []int{depth, n}, Strides: []int{1, depth}}, Data: unsafe.Pointer(&b[0])},
-			{View: View{Len: len(c), Shape: []int{m, n}, Strides: []int{1, m}}, Data: unsafe.Pointer(&c[0])},
-		}
+		ops := colMajorGemm(a, b, c, m, n, depth, m)
 		alpha, beta := 1.5, -0.5
 		if err := pool.Run("ik,kj->ij", typed.OpsOf[float64](), &ops, unsafe.Pointer(&alpha), unsafe.Pointer(&beta)); err != nil {
 			t.Fatal(err)
@@ -297,6 +293,16 @@ func checkTallDirect[T real](t *testing.T, tol float64, pad bool) {
 				}
 			}
 		}
+	}
+}
+
+// colMajorGemm is the operands of C = A·B ("ik,kj->ij") over column-major
+// a (m×depth), b (depth×n) and c (m×n, leading dimension ldc).
+func colMajorGemm[T any](a, b, c []T, m, n, depth, ldc int) [3]Operand {
+	return [3]Operand{
+		{View: View{Len: len(a), Shape: []int{m, depth}, Strides: []int{1, m}}, Data: unsafe.Pointer(&a[0])},
+		{View: View{Len: len(b), Shape: []int{depth, n}, Strides: []int{1, depth}}, Data: unsafe.Pointer(&b[0])},
+		{View: View{Len: len(c), Shape: []int{m, n}, Strides: []int{1, ldc}}, Data: unsafe.Pointer(&c[0])},
 	}
 }
 
