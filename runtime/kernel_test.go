@@ -403,22 +403,8 @@ func (cs *kcase[T]) runWith(t *testing.T, name string, call func(c, alpha, beta 
 // faults.
 
 func TestDirect(t *testing.T) {
-	avail := Available()
-	for i := range kernels.Kernels {
-		k := &kernels.Kernels[i]
-		asm := k.Direct
-		if !slices.Contains(avail, k.ISA) {
-			asm = nil
-		}
-		t.Run(k.Name, func(t *testing.T) {
-			t.Parallel()
-			if k.Real == "float32" {
-				checkDirect[float32](t, k, asm)
-			} else {
-				checkDirect[float64](t, k, asm)
-			}
-		})
-	}
+	eachKernel(t, func(k *kernels.Kernel) (kernels.DirectFunc, bool) { return k.Direct, true },
+		checkDirect[float32], checkDirect[float64])
 }
 
 // region holds two guarded buffers of one operand: one ending at a

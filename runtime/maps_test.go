@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"testing"
 	"unsafe"
 
@@ -24,30 +23,12 @@ import (
 // too.
 
 func TestMapsKernels(t *testing.T) {
-	avail := Available()
-	n := 0
-	for i := range kernels.Kernels {
-		k := &kernels.Kernels[i]
-		if k.MapsGo == nil {
-			if k.Maps != nil {
-				t.Errorf("%s: Maps without a twin", k.Name)
-			}
-			continue
+	n := eachKernel(t, func(k *kernels.Kernel) (kernels.MapsFunc, bool) {
+		if k.MapsGo == nil && k.Maps != nil {
+			t.Errorf("%s: Maps without a twin", k.Name)
 		}
-		n++
-		asm := k.Maps
-		if !slices.Contains(avail, k.ISA) {
-			asm = nil
-		}
-		t.Run(k.Name, func(t *testing.T) {
-			t.Parallel()
-			if k.Real == "float32" {
-				checkMaps[float32](t, k, asm)
-			} else {
-				checkMaps[float64](t, k, asm)
-			}
-		})
-	}
+		return k.Maps, k.MapsGo != nil
+	}, checkMaps[float32], checkMaps[float64])
 	if n == 0 {
 		t.Fatal("no half-map kernel in the registry")
 	}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"testing"
 	"unsafe"
 
@@ -22,27 +21,8 @@ import (
 // write. The maps come from buildRowMap, which is checked here too.
 
 func TestRunsKernels(t *testing.T) {
-	avail := Available()
-	n := 0
-	for i := range kernels.Kernels {
-		k := &kernels.Kernels[i]
-		if k.RunsGo == nil {
-			continue
-		}
-		n++
-		asm := k.Runs
-		if !slices.Contains(avail, k.ISA) {
-			asm = nil
-		}
-		t.Run(k.Name, func(t *testing.T) {
-			t.Parallel()
-			if k.Real == "float32" {
-				checkRuns[float32](t, k, asm)
-			} else {
-				checkRuns[float64](t, k, asm)
-			}
-		})
-	}
+	n := eachKernel(t, func(k *kernels.Kernel) (kernels.RunsFunc, bool) { return k.Runs, k.RunsGo != nil },
+		checkRuns[float32], checkRuns[float64])
 	if n == 0 {
 		t.Fatal("no row-map kernel in the registry")
 	}

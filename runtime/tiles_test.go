@@ -21,28 +21,12 @@ import (
 // PROT_NONE page, and the rest of the buffer compared too.
 
 func TestTilesKernels(t *testing.T) {
-	avail := Available()
-	for i := range kernels.Kernels {
-		k := &kernels.Kernels[i]
-		if k.TilesGo == nil {
-			if k.Tiles != nil {
-				t.Errorf("%s: Tiles without a twin", k.Name)
-			}
-			continue
+	eachKernel(t, func(k *kernels.Kernel) (kernels.TilesFunc, bool) {
+		if k.TilesGo == nil && k.Tiles != nil {
+			t.Errorf("%s: Tiles without a twin", k.Name)
 		}
-		asm := k.Tiles
-		if !slices.Contains(avail, k.ISA) {
-			asm = nil
-		}
-		t.Run(k.Name, func(t *testing.T) {
-			t.Parallel()
-			if k.Real == "float32" {
-				checkTiles[float32](t, k, asm)
-			} else {
-				checkTiles[float64](t, k, asm)
-			}
-		})
-	}
+		return k.Tiles, k.TilesGo != nil
+	}, checkTiles[float32], checkTiles[float64])
 }
 
 func checkTiles[T real](t *testing.T, k *kernels.Kernel, asm kernels.TilesFunc) {
