@@ -78,8 +78,9 @@ type call struct {
 	ownSlivers bool
 	direct     bool // the direct path: nothing packed
 	tall       bool // on it, a tall product row tile by row tile (directTall)
-	// tallAhead: what a tall product's members fetch ahead (tallahead.go).
-	tallAhead tallAhead
+	// tallAhead: how many runs ahead a tall product's members fetch A
+	// (tallahead.go); 0 for none.
+	tallAhead int
 	// complexB: a complex product whose B the direct kernel reads in place
 	// as the 1r layout, against A packed in 1e (complexdirect.go).
 	complexB bool

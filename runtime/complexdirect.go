@@ -79,6 +79,6 @@ func (c *call) directSlivers(sc *scatter, bufs workspace.WorkerBufs, bBase, cBas
 		i, h := c.tileM.span(t, mc)
 		cp := (*byte)(unsafe.Add(cBase, (sc.cRow[i]+sc.cCol[j0])*ts))
 		c.kern.Direct(kdepth, &bufs.A[t*sliverA], c.mrR, b, 1, csb, cp, 1, csc, h*c.cf, cols,
-			alpha, beta)
+			alpha, beta, 0)
 	}
 }

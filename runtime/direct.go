@@ -154,8 +154,7 @@ func (c *call) directTall(member, members int, off *[3]int) {
 	N, K := p.N.Size, p.K.Size
 	r0, r1 := split(p.M.Size/e0, members, member, 1)
 	alpha := (*byte)(unsafe.Pointer(&c.kalpha))
-	ahead := &c.tallAhead
-	nr := c.kern.NR
+	dist := c.tallAhead
 	for pc := 0; pc < K; pc += directKC {
 		kc := min(directKC, K-pc)
 		beta := c.directBeta(pc)
@@ -165,28 +164,23 @@ func (c *call) directTall(member, members int, off *[3]int) {
 			bp := (*byte)(unsafe.Add(bBase, int64(pc*rsb)*sz))
 			ap := (*byte)(unsafe.Add(aBase, int64(ao+pc*lda)*sz))
 			cp := (*byte)(unsafe.Add(cBase, int64(co)*sz))
-			if ahead.dist == 0 || r+ahead.dist >= r1 {
-				c.kern.Direct(kc, ap, lda, bp, rsb, csb, cp, 1, csc, e0, N, alpha, beta)
-				continue
+			// The kernel fetches the run dist on while it computes this
+			// one (tallahead.go).
+			ahead := 0
+			if dist > 0 && r+dist < r1 {
+				ahead = (offsetAt(p.M.Ext[1:], p.M.S[opA][1:], r+dist) - ao) * c.tsize
+				if testTallAhead != nil {
+					testTallAhead(ahead)
+				}
 			}
-			// A call per column tile, each after its share of the run
-			// dist on (tallahead.go).
-			next := unsafe.Add(aBase, int64(offsetAt(p.M.Ext[1:], p.M.S[opA][1:], r+ahead.dist)+pc*lda)*sz)
-			for j := 0; j < ahead.columnTiles; j++ {
-				ahead.fetch(next, j, kc)
-				c.kern.Direct(kc, ap, lda, (*byte)(unsafe.Add(unsafe.Pointer(bp), int64(j*nr*csb)*sz)), rsb, csb,
-					(*byte)(unsafe.Add(unsafe.Pointer(cp), int64(j*nr*csc)*sz)), 1, csc, e0, min(nr, N-j*nr), alpha, beta)
-			}
-			if testTallAhead != nil {
-				testTallAhead(ahead.columnTiles)
-			}
+			c.kern.Direct(kc, ap, lda, bp, rsb, csb, cp, 1, csc, e0, N, alpha, beta, ahead)
 		}
 	}
 }
 
-// testTallAhead, when set by a test, sees the column tiles of each run
-// computed after fetching ahead.
-var testTallAhead func(tiles int)
+// testTallAhead, when set by a test, sees the distance (in bytes) to the
+// run fetched ahead, for each run computed while fetching one.
+var testTallAhead func(ahead int)
 
 // directBeta is the beta of the direct step at depth pc: the call's for
 // the first step, 1 after it, as the kernel accumulates into C.
@@ -254,7 +248,7 @@ func (c *call) directGemm(member, members int, off *[3]int) {
 			n := min(N, t1*nr) - j
 			bp := (*byte)(unsafe.Add(bBase, int64(pc*rsb+j*csb)*sz))
 			cp := (*byte)(unsafe.Add(cBase, int64(j*csc)*sz))
-			c.kern.Direct(kc, ap, lda, bp, rsb, csb, cp, rsc, csc, M, n, alpha, beta)
+			c.kern.Direct(kc, ap, lda, bp, rsb, csb, cp, rsc, csc, M, n, alpha, beta, 0)
 			continue
 		}
 		// N of several dims: each tile's columns in pieces that are
@@ -274,7 +268,7 @@ func (c *call) directGemm(member, members int, off *[3]int) {
 				}
 				bp := (*byte)(unsafe.Add(bBase, (int64(pc*rsb)+bo)*sz))
 				cp := (*byte)(unsafe.Add(cBase, co*sz))
-				c.kern.Direct(kc, ap, lda, bp, rsb, db, cp, rsc, dc, M, q1-q0, alpha, beta)
+				c.kern.Direct(kc, ap, lda, bp, rsb, db, cp, rsc, dc, M, q1-q0, alpha, beta, 0)
 				q0 = q1
 			}
 		}

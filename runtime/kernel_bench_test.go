@@ -236,7 +236,7 @@ func BenchmarkDirect(b *testing.B) {
 				measure(b, k, 2*float64(n*n*n), func() {
 					for i := 0; i < n; i += k.MR {
 						k.Direct(n, &a[i*sz], n, &bb[0], 1, n, &c[i*sz], 1, n,
-							min(k.MR, n-i), n, alpha, &beta[0])
+							min(k.MR, n-i), n, alpha, &beta[0], 0)
 					}
 				})
 			})

@@ -595,11 +595,14 @@ func checkDirect[T real](t *testing.T, k *kernels.Kernel, asm kernels.DirectFunc
 							cs.c0[i] = T(math.NaN()) // must not leak
 						}
 					}
-					name := fmt.Sprintf("k=%d m=%d n=%d alpha=%v beta=%v C %s A %s B %s guard-at-end=%v",
-						kk, m, n, alpha, beta, lay.name, al.name, bl.name, atEnd)
+					// ahead only asks for lines (far loops: the negative
+					// lda), wherever it points: no result may change.
+					ahead := []int{0, 4096, -(1 << 20), 3 << 30}[ci%4]
+					name := fmt.Sprintf("k=%d m=%d n=%d alpha=%v beta=%v C %s A %s B %s guard-at-end=%v ahead=%d",
+						kk, m, n, alpha, beta, lay.name, al.name, bl.name, atEnd, ahead)
 					call := func(fn kernels.DirectFunc) func(c, alpha, beta *byte) {
 						return func(c, alpha, beta *byte) {
-							fn(kk, at(abuf, aorg), lda, at(bbuf, borg), rsb, csb, c, cs.rsc, cs.csc, m, n, alpha, beta)
+							fn(kk, at(abuf, aorg), lda, at(bbuf, borg), rsb, csb, c, cs.rsc, cs.csc, m, n, alpha, beta, ahead)
 						}
 					}
 					var got, want []T

@@ -240,8 +240,11 @@ func checkTallDirect[T real](t *testing.T, tol float64, pad bool) {
 	if pad {
 		Dp = max(D, ceilDiv(pageBytes, A*size)) + 3
 	}
-	fetch := canPrefetch && A*Dp*size >= pageBytes && ceilDiv(D*size, lineBytes)+1 <= tallAheadLines
-	if pad && !fetch && canPrefetch {
+	// Two runs of the first direct step fit this machine's L2 unless it
+	// is under 600 KB.
+	fits := 2*D*directKC*size <= Caches().L2
+	fetch := canPrefetch && A*Dp*size >= pageBytes && fits
+	if pad && !fetch && canPrefetch && fits {
 		t.Fatalf("%s: the padded layout fetches nothing ahead", name)
 	}
 	a := make([]T, E*A*Dp)
@@ -259,22 +262,33 @@ func checkTallDirect[T real](t *testing.T, tol float64, pad bool) {
 		{Len: len(b), Shape: []int{Cn, E}},
 		{Len: A * Cn * D, Shape: []int{A, Cn, D}},
 	}
-	var fetched atomic.Int64 // column tiles computed after fetching ahead, from every member
-	testTallAhead = func(tiles int) { fetched.Add(int64(tiles)) }
+	// Runs computed while fetching the next, from every member; each
+	// fetches the run one on (one run of D×512 here is more than
+	// tallAheadBytes), whose rows lie Dp elements back.
+	var fetched, misplaced atomic.Int64
+	testTallAhead = func(ahead int) {
+		fetched.Add(1)
+		if ahead != -Dp*size {
+			misplaced.Add(1)
+		}
+	}
 	defer func() { testTallAhead = nil }()
 	for _, threads := range []int{1, 2, 3} {
 		alpha, beta := T(-1.25), T(0.75)
 		fetched.Store(0)
+		misplaced.Store(0)
 		c, c0 := runOnPool(t, rng, threads, "ead,ce->acd", views, a, b, alpha, beta)
-		// Each member fetches for its runs but the last few (one run of
-		// D×512 here is more than tallAheadBytes), at each of the two
-		// direct steps; alone, that is 8 runs of 3 column tiles, twice.
+		// Each member fetches for its runs but its last, at each of the
+		// two direct steps; alone, that is 8 runs, twice.
 		got, want := fetched.Load(), int64(0)
 		if fetch {
-			want = 2 * 3 * int64(A-1)
+			want = 2 * int64(A-1)
 		}
 		if threads == 1 && got != want || threads > 1 && (got == 0) != (want == 0) {
-			t.Fatalf("%s, %d threads, padded %v: %d column tiles after fetching ahead, want %d", name, threads, pad, got, want)
+			t.Fatalf("%s, %d threads, padded %v: %d runs computed fetching ahead, want %d", name, threads, pad, got, want)
+		}
+		if m := misplaced.Load(); m > 0 {
+			t.Fatalf("%s, %d threads, padded %v: %d runs fetched another run than the next", name, threads, pad, m)
 		}
 		for ai := 0; ai < A; ai++ {
 			for q := 0; q < Cn; q++ {

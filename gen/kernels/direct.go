@@ -28,6 +28,7 @@ func directParams() []Code {
 		Id("b").Op("*").Byte(), List(Id("rsb"), Id("csb")).Int(),
 		Id("c").Op("*").Byte(), List(Id("rsc"), Id("csc"), Id("m"), Id("n")).Int(),
 		List(Id("alpha"), Id("beta")).Op("*").Byte(),
+		Id("ahead").Int(),
 	}
 }
 
@@ -81,7 +82,7 @@ func directTwin(f *File, k spec.Kernel, r spec.Real) {
 			For(Id("i").Op(":=").Lit(0), Id("i").Op("<").Id("m"), Id("i").Op("+=").Id("mr")).Block(
 				Id(tile).Call(Id("k"), at("a", Id("i")), Id("lda"), at("b", Id("j").Op("*").Id("csb")), Id("rsb"), Id("csb"),
 					at("c", Id("i").Op("*").Id("rsc").Op("+").Id("j").Op("*").Id("csc")), Id("rsc"), Id("csc"),
-					Min(Id("mr"), Id("m").Op("-").Id("i")), Min(Id("nr"), Id("n").Op("-").Id("j")), Id("alpha"), Id("beta")),
+					Min(Id("mr"), Id("m").Op("-").Id("i")), Min(Id("nr"), Id("n").Op("-").Id("j")), Id("alpha"), Id("beta"), Id("ahead")),
 			),
 		),
 	)

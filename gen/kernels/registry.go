@@ -27,7 +27,9 @@ func registry() *File {
 	f.Comment("DirectFunc computes C := alpha·A·B + beta·C on m×n (any sizes) in MR×NR tiles")
 	f.Comment("from unpacked operands: A(i,p) at a[i+p*lda] (rows i >= m never read), B(p,j)")
 	f.Comment("at b[p*rsb+j*csb] (columns j >= n never read), C as for Func. Strides are in")
-	f.Comment("reals, any sign; docs/internals.md has the whole contract.")
+	f.Comment("reals, any sign; docs/internals.md has the whole contract. ahead is a distance in")
+	f.Comment("bytes: where A's steps are pages apart, the kernel also asks, into L2, for A's")
+	f.Comment("lines that far on from those it loads (the next rows to compute); no result changes.")
 	f.Type().Id("DirectFunc").Func().Params(directParams()...)
 
 	f.Comment("PackFunc packs one sliver of width w (MR for A, NR for B): dst[p*w+i] is the")

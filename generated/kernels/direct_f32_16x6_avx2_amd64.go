@@ -10,4 +10,4 @@ package kernels
 // beta == 0 never reads C.
 //
 //go:noescape
-func direct_f32_16x6_avx2(k int, a *byte, lda int, b *byte, rsb int, csb int, c *byte, rsc int, csc int, m int, n int, alpha *byte, beta *byte)
+func direct_f32_16x6_avx2(k int, a *byte, lda int, b *byte, rsb int, csb int, c *byte, rsc int, csc int, m int, n int, alpha *byte, beta *byte, ahead int)

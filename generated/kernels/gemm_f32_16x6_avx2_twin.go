@@ -36,17 +36,17 @@ func gemm_f32_16x6_avx2_go(k int, a, b, c *byte, rsc, csc, m, n int, alpha, beta
 // direct_f32_16x6_avx2_go is the pure-Go twin of direct_f32_16x6_avx2: C := alpha·A·B + beta·C on
 // m×n of float32 in 16×6 tiles, A(i,p) at a[i+p*lda] and B(p,j) at
 // b[p*rsb+j*csb] read in place, as plain loops (docs/internals.md).
-func direct_f32_16x6_avx2_go(k int, a *byte, lda int, b *byte, rsb, csb int, c *byte, rsc, csc, m, n int, alpha, beta *byte) {
+func direct_f32_16x6_avx2_go(k int, a *byte, lda int, b *byte, rsb, csb int, c *byte, rsc, csc, m, n int, alpha, beta *byte, ahead int) {
 	const mr, nr = 16, 6
 	for j := 0; j < n; j += nr {
 		for i := 0; i < m; i += mr {
-			direct_f32_16x6_avx2_tile_go(k, (*byte)(unsafe.Add(unsafe.Pointer(a), (i)*4)), lda, (*byte)(unsafe.Add(unsafe.Pointer(b), (j*csb)*4)), rsb, csb, (*byte)(unsafe.Add(unsafe.Pointer(c), (i*rsc+j*csc)*4)), rsc, csc, min(mr, m-i), min(nr, n-j), alpha, beta)
+			direct_f32_16x6_avx2_tile_go(k, (*byte)(unsafe.Add(unsafe.Pointer(a), (i)*4)), lda, (*byte)(unsafe.Add(unsafe.Pointer(b), (j*csb)*4)), rsb, csb, (*byte)(unsafe.Add(unsafe.Pointer(c), (i*rsc+j*csc)*4)), rsc, csc, min(mr, m-i), min(nr, n-j), alpha, beta, ahead)
 		}
 	}
 }
 
 // direct_f32_16x6_avx2_tile_go is one tile of direct_f32_16x6_avx2_go: m <= 16, n <= 6.
-func direct_f32_16x6_avx2_tile_go(k int, a *byte, lda int, b *byte, rsb, csb int, c *byte, rsc, csc, m, n int, alpha, beta *byte) {
+func direct_f32_16x6_avx2_tile_go(k int, a *byte, lda int, b *byte, rsb, csb int, c *byte, rsc, csc, m, n int, alpha, beta *byte, ahead int) {
 	const mr, nr = 16, 6
 	m, n = min(m, mr), min(n, nr)
 	av, a0 := view[float32](a, m, 1, k, lda)

@@ -17,8 +17,10 @@ type Func func(k int, a, b, c *byte, rsc, csc, m, n int, alpha, beta *byte)
 // DirectFunc computes C := alpha·A·B + beta·C on m×n (any sizes) in MR×NR tiles
 // from unpacked operands: A(i,p) at a[i+p*lda] (rows i >= m never read), B(p,j)
 // at b[p*rsb+j*csb] (columns j >= n never read), C as for Func. Strides are in
-// reals, any sign; docs/internals.md has the whole contract.
-type DirectFunc func(k int, a *byte, lda int, b *byte, rsb, csb int, c *byte, rsc, csc, m, n int, alpha, beta *byte)
+// reals, any sign; docs/internals.md has the whole contract. ahead is a distance in
+// bytes: where A's steps are pages apart, the kernel also asks, into L2, for A's
+// lines that far on from those it loads (the next rows to compute); no result changes.
+type DirectFunc func(k int, a *byte, lda int, b *byte, rsb, csb int, c *byte, rsc, csc, m, n int, alpha, beta *byte, ahead int)
 
 // PackFunc packs one sliver of width w (MR for A, NR for B): dst[p*w+i] is the
 // element at src[i*rowStep+p*kStep] (in reals) for i < rows, p < k, and 0 for
