@@ -67,7 +67,11 @@ func TestPlanAhead(t *testing.T) {
 						t.Fatalf("size %d: step %d at %d bytes, want %d", size, p, sc.aheadK[p], k*int64(size))
 					}
 				}
-				// Shares: every listed row in exactly one.
+				if want := 120 * int64(size); sc.aheadStep != want {
+					t.Fatalf("size %d: common step %d bytes, want %d", size, sc.aheadStep, want)
+				}
+				// Shares: every listed row in exactly one; the kernel's
+				// share of one is its first row, from its first step.
 				for _, parts := range []int{1, 7, sc.aheadRows, 3 * sc.aheadRows} {
 					next := 0
 					for i := 0; i < parts; i++ {
@@ -76,7 +80,16 @@ func TestPlanAhead(t *testing.T) {
 							t.Fatalf("share %d of %d starts at %d, want %d", i, parts, r0, next)
 						}
 						next = r1
-						sc.fetchAhead(i, parts)
+						if pf, st := sc.fetchAhead(i, parts, false); pf != nil || st != 0 {
+							t.Fatalf("share %d of %d: %p, step %d left to the kernel, which asked for none", i, parts, pf, st)
+						}
+						pf, st := sc.fetchAhead(i, parts, true)
+						switch {
+						case r0 == r1 && (pf != nil || st != 0):
+							t.Fatalf("share %d of %d, empty: %p, step %d left to the kernel", i, parts, pf, st)
+						case r0 < r1 && (pf != unsafe.Add(base, sc.ahead[r0]) || st != int(sc.aheadStep)):
+							t.Fatalf("share %d of %d: %p, step %d left to the kernel, want row %d's first line", i, parts, pf, st, r0)
+						}
 					}
 					if next != sc.aheadRows {
 						t.Fatalf("%d shares end at %d of %d rows", parts, next, sc.aheadRows)
@@ -86,6 +99,11 @@ func TestPlanAhead(t *testing.T) {
 			c.planAhead(sc, base, m.Size, kA)
 			if sc.aheadRows != 0 {
 				t.Fatalf("past the last row: %d rows listed", sc.aheadRows)
+			}
+			// Depth offsets of no common step: none for the kernel.
+			c.planAhead(sc, base, 0, []int64{0, 120, 240, 480})
+			if sc.aheadStep != 0 {
+				t.Fatalf("size %d: uneven depth offsets given a common step of %d bytes", size, sc.aheadStep)
 			}
 		}
 	}
@@ -133,9 +151,14 @@ func checkAheadDepth[T real](t *testing.T, tol float64, F int, fetch bool) {
 		{Len: A * Bb * Cc * D * E, Shape: []int{A, Bb, Cc, D, E}},
 	}
 	// Counted from every member's goroutine.
-	var listed, streamed atomic.Int64
+	var listed, streamed, byKernel atomic.Int64
 	testAhead = func(rows int) { listed.Add(int64(rows)) }
-	testStream = func() { streamed.Add(1) }
+	testStream = func(requests bool) {
+		streamed.Add(1)
+		if requests {
+			byKernel.Add(1)
+		}
+	}
 	defer func() { testAhead, testStream = nil, nil }()
 	for _, tc := range []struct {
 		threads int
@@ -144,6 +167,7 @@ func checkAheadDepth[T real](t *testing.T, tol float64, F int, fetch bool) {
 		threads := tc.threads
 		listed.Store(0)
 		streamed.Store(0)
+		byKernel.Store(0)
 		alpha, beta := T(0.5), tc.beta
 		c, c0 := runOnPool(t, rng, threads, "ecbfa,fd->abcde", views, a, b, alpha, beta)
 		for i := range c {
@@ -171,6 +195,11 @@ func checkAheadDepth[T real](t *testing.T, tol float64, F int, fetch bool) {
 		// row has one.
 		if k, _ := KernelFor(ops.Type.Real); beta == 0 && rows > 0 && k != nil && k.Stream != nil && tiles == 0 {
 			t.Errorf("%s, %d threads: beta 0 streamed no tile", ops.Type.Name, threads)
+		}
+		// Streamed tiles of cross-packed blocks request the next block's
+		// rows themselves (each share here is one row or none).
+		if tiles > 0 && rows > 0 && byKernel.Load() == 0 {
+			t.Errorf("%s, %d threads: %d tiles streamed, none requested a row ahead", ops.Type.Name, threads, tiles)
 		}
 		if beta != 0 && tiles != 0 {
 			t.Errorf("%s, %d threads: beta %v streamed %d tiles", ops.Type.Name, threads, beta, tiles)
@@ -243,7 +272,7 @@ func checkShallowAhead[T real](t *testing.T, tol float64) {
 		views := [3]View{va, {Len: len(b), Shape: []int{K, J}}, {Len: J * I2 * I1, Shape: []int{J, I1, I2}, Strides: []int{I1 * I2, 1, I1}}}
 		var listed, streamed atomic.Int64
 		testAhead = func(rows int) { listed.Add(int64(rows)) }
-		testStream = func() { streamed.Add(1) }
+		testStream = func(bool) { streamed.Add(1) }
 		for _, threads := range []int{1, 2} {
 			for _, beta := range []T{-1, 0} {
 				listed.Store(0)

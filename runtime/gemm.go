@@ -32,8 +32,12 @@ type scatter struct {
 	// ahead and aheadK list the lines of the block to be packed next
 	// (ahead.go): aheadRows row offsets and aheadSteps depth offsets, in
 	// bytes from aheadBase. aheadRows is 0 when nothing is listed.
+	// aheadStep is the depth offsets' common step, 0 when they have none;
+	// aheadCross, whether the block was packed across slivers.
 	ahead, aheadK         []int64
 	aheadRows, aheadSteps int
+	aheadStep             int64
+	aheadCross            bool
 	aheadBase             unsafe.Pointer
 }
 
@@ -218,6 +222,7 @@ func (c *call) gemm(ms *memberState, off *[3]int) {
 					if next := (u + members) / c.unitCols * b.MC; next != ic && c.fetchesAhead(cross, kStrideA, kc) {
 						// The block this member most likely packs next.
 						c.planAhead(sc, aBase, next, kA)
+						sc.aheadCross = cross
 					}
 				}
 				if c.complexB {
@@ -477,14 +482,27 @@ func (c *call) macroKernel(sc *scatter, bufs workspace.WorkerBufs, panel []byte,
 	fetch, parts := sc.aheadRows > 0, (s1-s0)*mSl
 	stream, streamed := c.streaming(fetch, first, kc), false
 	perTile := fetch || stream
+	// The streaming kernel requests a listed row of the next block
+	// through its k loop when the block is cross-packed and the row's
+	// steps are evenly spaced and as many as the kernel's (ahead.go);
+	// with none, its requests name a line of this call's scalars.
+	inKernel := fetch && stream && sc.aheadCross && sc.aheadStep != 0 && sc.aheadSteps == kdepth
+	var pf unsafe.Pointer
+	var pfStep int
 	for s := s0; s < s1; s++ {
 		j, n := c.tileN.span(s, nc)
 		bp := &panel[s*sliverB]
 		cbs := sc.cColBS[s]
 		cCol := sc.cCol[j]
 		for t := 0; t < mSl; t++ {
+			// Whether this tile streams: a tile of its own (perTile) of the
+			// column kernel, and a tile streamTile takes.
+			_, m := c.tileM.span(t, mc)
+			cp := (*byte)(unsafe.Add(cBase, cCol*int64(c.tsize)))
+			streams := stream && c.mapsFn == nil && direct && cbs != 0 &&
+				(int(sc.tileEnd[t]) > t+1 || c.columnTile(sc, t)) && c.streamTile(sc, t, m, n, unsafe.Pointer(cp), cbs)
 			if fetch {
-				sc.fetchAhead((s-s0)*mSl+t, parts)
+				pf, pfStep = sc.fetchAhead((s-s0)*mSl+t, parts, inKernel && streams)
 			}
 			// A run of tiles with half maps: one call.
 			if c.mapsFn != nil && direct && c.mapUsable(sc, t) {
@@ -504,17 +522,20 @@ func (c *call) macroKernel(sc *scatter, bufs workspace.WorkerBufs, panel []byte,
 				if perTile {
 					e = t + 1
 				}
-				_, m := c.tileM.span(t, mc)
-				cp := (*byte)(unsafe.Add(cBase, cCol*int64(c.tsize)))
-				fn := c.tilesFn
-				if stream && c.streamTile(sc, t, m, n, unsafe.Pointer(cp), cbs) {
+				if streams {
 					// (Tile by tile, a run is one tile.)
-					fn, streamed = c.kern.Stream, true
+					streamed = true
 					if testStream != nil {
-						testStream()
+						testStream(pf != nil)
 					}
+					if pf == nil {
+						pf = unsafe.Pointer(&c.kalpha)
+					}
+					c.kern.Stream(kdepth, &bufs.A[t*sliverA], bp, cp, &sc.tileOff[t], 1, 1, int(cbs), m, n,
+						(*byte)(unsafe.Pointer(&c.kalpha)), (*byte)(unsafe.Pointer(kbeta)), (*byte)(pf), pfStep)
+					continue
 				}
-				fn(kdepth, &bufs.A[t*sliverA], bp, cp, &sc.tileOff[t], e-t, int(sc.cRowBS[t]), int(cbs)*c.cf, m*c.cf, n,
+				c.tilesFn(kdepth, &bufs.A[t*sliverA], bp, cp, &sc.tileOff[t], e-t, int(sc.cRowBS[t]), int(cbs)*c.cf, m*c.cf, n,
 					(*byte)(unsafe.Pointer(&c.kalpha)), (*byte)(unsafe.Pointer(kbeta)))
 				t = e - 1
 				continue

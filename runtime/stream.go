@@ -42,5 +42,6 @@ func (c *call) streamTile(sc *scatter, t, m, n int, cp unsafe.Pointer, cbs int64
 	return m == c.mrR && sc.cRowBS[t] == 1 && at%lineBytes == 0 && (n == 1 || cbs*int64(c.tsize)%lineBytes == 0)
 }
 
-// testStream, when set by a test, is called for each streamed tile.
-var testStream func()
+// testStream, when set by a test, is called for each streamed tile, with
+// whether the tile requested a row of the next block (ahead.go).
+var testStream func(requests bool)

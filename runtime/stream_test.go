@@ -81,7 +81,8 @@ func checkStream[T real](t *testing.T, k *kernels.Kernel) {
 				for i := range buf {
 					buf[i] = T(math.NaN())
 				}
-				name := fmt.Sprintf("k=%d tiles=%d n=%d alpha=%v csc=%d", kk, tiles, n, alpha, csc)
+				aheadAt, aheadStep := ptr(a), []int{0, lineBytes, -(1 << 30), 1 << 20}[pick%4]
+				name := fmt.Sprintf("k=%d tiles=%d n=%d alpha=%v csc=%d ahead step %d", kk, tiles, n, alpha, csc, aheadStep)
 				run := func(fn kernels.TilesFunc) []T {
 					out := slices.Clone(buf)
 					fn(kk, ptr(a), ptr(b), (*byte)(unsafe.Pointer(&out[origin])), &offs[0], tiles, 1, csc, mr, n,
@@ -89,7 +90,12 @@ func checkStream[T real](t *testing.T, k *kernels.Kernel) {
 					storeFence()
 					return out
 				}
-				got, want := run(k.Stream), run(k.Tiles)
+				// The lines requested ahead, wherever they are, change
+				// nothing: here from A, a line a step, or far off.
+				stream := func(depth int, a, b, c *byte, offs *int64, tiles, rsc, csc, m, n int, alpha, beta *byte) {
+					k.Stream(depth, a, b, c, offs, tiles, rsc, csc, m, n, alpha, beta, aheadAt, aheadStep)
+				}
+				got, want := run(stream), run(k.Tiles)
 				for i := range got {
 					if bitsOf(got[i]) != bitsOf(want[i]) {
 						t.Fatalf("%s: element %d from c is %v, column kernel %v", name, i-origin, got[i], want[i])

@@ -57,6 +57,13 @@ func registry() *File {
 	f.Comment("contract.")
 	f.Type().Id("TilesFunc").Func().Params(tilesParams()...)
 
+	f.Comment("StreamFunc is TilesFunc for whole tiles of adjacent rows (rsc 1, m MR) at beta 0,")
+	f.Comment("through non-temporal stores to columns that start on a line; each k step, on")
+	f.Comment("through the tiles, also asks, into L2, for the line at ahead + i·aheadStep bytes")
+	f.Comment("(i counting the steps): a row of the block the driver packs next. docs/internals.md")
+	f.Comment("has the whole contract.")
+	f.Type().Id("StreamFunc").Func().Params(streamParams()...)
+
 	f.Comment("MapsFunc is TilesFunc for tiles whose rows are not evenly spaced in C, when no")
 	f.Comment("half vector straddles two runs: tile t < tiles reads the packed A sliver at")
 	f.Comment("a + t·MR·k reals and its row map at rows + t·(RowMapWords·MR/lanes + 1) words, two")
@@ -96,7 +103,7 @@ func registry() *File {
 		Id("RunsGo").Id("RunsFunc").Comment("the pure-Go twin of Runs; nil where the row has no Runs"),
 		Id("Tiles").Id("TilesFunc").Comment("the kernel on a column of tiles; nil without assembly"),
 		Id("TilesGo").Id("TilesFunc").Comment("the pure-Go twin of Tiles; nil where the row has no Tiles"),
-		Id("Stream").Id("TilesFunc").Comment("Tiles for whole tiles of adjacent rows, beta 0, through non-temporal stores; nil without assembly (its twin is TilesGo)"),
+		Id("Stream").Id("StreamFunc").Comment("Tiles for whole tiles of adjacent rows, beta 0, through non-temporal stores; nil without assembly (its twin is TilesGo)"),
 		Id("Maps").Id("MapsFunc").Comment("the column kernel with half-vector row maps; nil without assembly"),
 		Id("MapsGo").Id("MapsFunc").Comment("the pure-Go twin of Maps; nil where the row has no Maps"),
 	)
@@ -283,7 +290,7 @@ func asmBindings() map[string]*File {
 			Id("asmPackX").Op("=").Index(Lit(len(spec.Kernels))).Id("PackXFunc").Values(pxs...),
 			Id("asmRuns").Op("=").Index(Lit(len(spec.Kernels))).Id("RunsFunc").Values(rs...),
 			Id("asmTiles").Op("=").Index(Lit(len(spec.Kernels))).Id("TilesFunc").Values(ts...),
-			Id("asmStream").Op("=").Index(Lit(len(spec.Kernels))).Id("TilesFunc").Values(ss...),
+			Id("asmStream").Op("=").Index(Lit(len(spec.Kernels))).Id("StreamFunc").Values(ss...),
 			Id("asmMaps").Op("=").Index(Lit(len(spec.Kernels))).Id("MapsFunc").Values(ms...),
 		)
 		f.Commentf("asmPeaks holds the %s assembly probes by row of Peaks.", arch)
@@ -325,7 +332,7 @@ func noAsm() *File {
 		Id("asmPackX").Index(Lit(len(spec.Kernels))).Id("PackXFunc"),
 		Id("asmRuns").Index(Lit(len(spec.Kernels))).Id("RunsFunc"),
 		Id("asmTiles").Index(Lit(len(spec.Kernels))).Id("TilesFunc"),
-		Id("asmStream").Index(Lit(len(spec.Kernels))).Id("TilesFunc"),
+		Id("asmStream").Index(Lit(len(spec.Kernels))).Id("StreamFunc"),
 		Id("asmMaps").Index(Lit(len(spec.Kernels))).Id("MapsFunc"),
 	)
 	return f

@@ -1,6 +1,8 @@
 package main
 
 import (
+	. "github.com/dave/jennifer/jen"
+
 	"github.com/tcontract/tcontract/internal/spec"
 )
 
@@ -12,3 +14,9 @@ func streamName(k spec.Kernel) string { return k.Func("stream") }
 // non-temporal store). It is the column kernel on a narrower contract, so
 // the column kernel's twin is its reference too.
 func hasStream(k spec.Kernel) bool { return k.ISA == spec.AVX512 }
+
+// streamParams is the parameter list of a StreamFunc: a TilesFunc's and the
+// lines it requests ahead.
+func streamParams() []Code {
+	return append(tilesParams(), Id("ahead").Op("*").Byte(), Id("aheadStep").Int())
+}

@@ -47,6 +47,13 @@ type RunsFunc func(k int, a, b, c *byte, rows, cols *int64, n int, alpha, beta *
 // contract.
 type TilesFunc func(k int, a, b, c *byte, offs *int64, tiles, rsc, csc, m, n int, alpha, beta *byte)
 
+// StreamFunc is TilesFunc for whole tiles of adjacent rows (rsc 1, m MR) at beta 0,
+// through non-temporal stores to columns that start on a line; each k step, on
+// through the tiles, also asks, into L2, for the line at ahead + i·aheadStep bytes
+// (i counting the steps): a row of the block the driver packs next. docs/internals.md
+// has the whole contract.
+type StreamFunc func(k int, a, b, c *byte, offs *int64, tiles, rsc, csc, m, n int, alpha, beta *byte, ahead *byte, aheadStep int)
+
 // MapsFunc is TilesFunc for tiles whose rows are not evenly spaced in C, when no
 // half vector straddles two runs: tile t < tiles reads the packed A sliver at
 // a + t·MR·k reals and its row map at rows + t·(RowMapWords·MR/lanes + 1) words, two
@@ -86,7 +93,7 @@ type Kernel struct {
 	RunsGo      RunsFunc   // the pure-Go twin of Runs; nil where the row has no Runs
 	Tiles       TilesFunc  // the kernel on a column of tiles; nil without assembly
 	TilesGo     TilesFunc  // the pure-Go twin of Tiles; nil where the row has no Tiles
-	Stream      TilesFunc  // Tiles for whole tiles of adjacent rows, beta 0, through non-temporal stores; nil without assembly (its twin is TilesGo)
+	Stream      StreamFunc // Tiles for whole tiles of adjacent rows, beta 0, through non-temporal stores; nil without assembly (its twin is TilesGo)
 	Maps        MapsFunc   // the column kernel with half-vector row maps; nil without assembly
 	MapsGo      MapsFunc   // the pure-Go twin of Maps; nil where the row has no Maps
 }

@@ -104,7 +104,7 @@ var (
 		7: tiles_f32_24x3_avx2,
 		8: tiles_f64_8x6_avx2,
 	}
-	asmStream = [13]TilesFunc{
+	asmStream = [13]StreamFunc{
 		0: stream_f32_64x6_avx512,
 		1: stream_f64_32x6_avx512,
 		2: stream_f32_32x6_avx512,

@@ -20,7 +20,7 @@ var (
 	asmPackX  = [13]PackXFunc{}
 	asmRuns   = [13]RunsFunc{}
 	asmTiles  = [13]TilesFunc{}
-	asmStream = [13]TilesFunc{}
+	asmStream = [13]StreamFunc{}
 	asmMaps   = [13]MapsFunc{}
 )
 

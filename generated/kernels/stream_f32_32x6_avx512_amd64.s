@@ -2,9 +2,9 @@
 
 //go:build !purego
 
-// func stream_f32_32x6_avx512(k int, a *byte, b *byte, c *byte, offs *int64, tiles int, rsc int, csc int, m int, n int, alpha *byte, beta *byte)
+// func stream_f32_32x6_avx512(k int, a *byte, b *byte, c *byte, offs *int64, tiles int, rsc int, csc int, m int, n int, alpha *byte, beta *byte, ahead *byte, aheadStep int)
 // Requires: AVX, AVX512F, MMX+
-TEXT ·stream_f32_32x6_avx512(SB), $24-96
+TEXT ·stream_f32_32x6_avx512(SB), $24-112
 	MOVQ  tiles+40(FP), AX
 	TESTQ AX, AX
 	JG    tiles
@@ -36,6 +36,8 @@ tile:
 	SHLQ    $0x02, R10
 	MOVQ    8(SP), AX
 	ADDQ    (AX), R8
+	MOVQ    ahead+96(FP), R11
+	MOVQ    aheadStep+104(FP), R13
 	MOVQ    16(SP), SI
 	MOVQ    k+0(FP), CX
 	MOVQ    b+16(FP), DI
@@ -70,6 +72,8 @@ loop:
 	VBROADCASTSS 20(DI), Z21
 	VFMADD231PS  Z12, Z21, Z10
 	VFMADD231PS  Z13, Z21, Z11
+	PREFETCHT1   (R11)
+	ADDQ         R13, R11
 	VMOVUPS      128(SI), Z14
 	VMOVUPS      192(SI), Z15
 	VBROADCASTSS 24(DI), Z22
@@ -92,6 +96,8 @@ loop:
 	VBROADCASTSS 44(DI), Z27
 	VFMADD231PS  Z14, Z27, Z10
 	VFMADD231PS  Z15, Z27, Z11
+	PREFETCHT1   (R11)
+	ADDQ         R13, R11
 	VMOVUPS      256(SI), Z12
 	VMOVUPS      320(SI), Z13
 	VBROADCASTSS 48(DI), Z28
@@ -115,6 +121,8 @@ loop:
 	VBROADCASTSS 68(DI), Z17
 	VFMADD231PS  Z12, Z17, Z10
 	VFMADD231PS  Z13, Z17, Z11
+	PREFETCHT1   (R11)
+	ADDQ         R13, R11
 	VMOVUPS      384(SI), Z14
 	VMOVUPS      448(SI), Z15
 	VBROADCASTSS 72(DI), Z18
@@ -137,6 +145,8 @@ loop:
 	VBROADCASTSS 92(DI), Z23
 	VFMADD231PS  Z14, Z23, Z10
 	VFMADD231PS  Z15, Z23, Z11
+	PREFETCHT1   (R11)
+	ADDQ         R13, R11
 	ADDQ         $0x00000200, SI
 	ADDQ         $0x00000060, DI
 	DECQ         CX
@@ -167,6 +177,8 @@ remloop:
 	VBROADCASTSS 20(DI), Z29
 	VFMADD231PS  Z12, Z29, Z10
 	VFMADD231PS  Z13, Z29, Z11
+	PREFETCHT1   (R11)
+	ADDQ         R13, R11
 	ADDQ         $0x00000080, SI
 	ADDQ         $0x00000018, DI
 	DECQ         DX
@@ -174,6 +186,7 @@ remloop:
 
 epilogue:
 	MOVQ         SI, 16(SP)
+	MOVQ         R11, ahead+96(FP)
 	MOVQ         n+72(FP), R12
 	MOVQ         alpha+80(FP), AX
 	MOVQ         beta+88(FP), BX

@@ -2,9 +2,9 @@
 
 //go:build !purego
 
-// func stream_f32_48x6_avx512(k int, a *byte, b *byte, c *byte, offs *int64, tiles int, rsc int, csc int, m int, n int, alpha *byte, beta *byte)
+// func stream_f32_48x6_avx512(k int, a *byte, b *byte, c *byte, offs *int64, tiles int, rsc int, csc int, m int, n int, alpha *byte, beta *byte, ahead *byte, aheadStep int)
 // Requires: AVX, AVX512F, MMX+
-TEXT ·stream_f32_48x6_avx512(SB), $24-96
+TEXT ·stream_f32_48x6_avx512(SB), $24-112
 	MOVQ  tiles+40(FP), AX
 	TESTQ AX, AX
 	JG    tiles
@@ -42,6 +42,8 @@ tile:
 	SHLQ    $0x02, R10
 	MOVQ    8(SP), AX
 	ADDQ    (AX), R8
+	MOVQ    ahead+96(FP), R11
+	MOVQ    aheadStep+104(FP), R13
 	MOVQ    16(SP), SI
 	MOVQ    k+0(FP), CX
 	MOVQ    b+16(FP), DI
@@ -84,6 +86,8 @@ loop:
 	VFMADD231PS  Z18, Z29, Z15
 	VFMADD231PS  Z19, Z29, Z16
 	VFMADD231PS  Z20, Z29, Z17
+	PREFETCHT1   (R11)
+	ADDQ         R13, R11
 	VMOVUPS      192(SI), Z21
 	VMOVUPS      256(SI), Z22
 	VMOVUPS      320(SI), Z23
@@ -114,6 +118,8 @@ loop:
 	VFMADD231PS  Z21, Z27, Z15
 	VFMADD231PS  Z22, Z27, Z16
 	VFMADD231PS  Z23, Z27, Z17
+	PREFETCHT1   (R11)
+	ADDQ         R13, R11
 	VMOVUPS      384(SI), Z18
 	VMOVUPS      448(SI), Z19
 	VMOVUPS      512(SI), Z20
@@ -145,6 +151,8 @@ loop:
 	VFMADD231PS  Z18, Z25, Z15
 	VFMADD231PS  Z19, Z25, Z16
 	VFMADD231PS  Z20, Z25, Z17
+	PREFETCHT1   (R11)
+	ADDQ         R13, R11
 	VMOVUPS      576(SI), Z21
 	VMOVUPS      640(SI), Z22
 	VMOVUPS      704(SI), Z23
@@ -175,6 +183,8 @@ loop:
 	VFMADD231PS  Z21, Z31, Z15
 	VFMADD231PS  Z22, Z31, Z16
 	VFMADD231PS  Z23, Z31, Z17
+	PREFETCHT1   (R11)
+	ADDQ         R13, R11
 	ADDQ         $0x00000300, SI
 	ADDQ         $0x00000060, DI
 	DECQ         CX
@@ -212,6 +222,8 @@ remloop:
 	VFMADD231PS  Z18, Z29, Z15
 	VFMADD231PS  Z19, Z29, Z16
 	VFMADD231PS  Z20, Z29, Z17
+	PREFETCHT1   (R11)
+	ADDQ         R13, R11
 	ADDQ         $0x000000c0, SI
 	ADDQ         $0x00000018, DI
 	DECQ         DX
@@ -219,6 +231,7 @@ remloop:
 
 epilogue:
 	MOVQ         SI, 16(SP)
+	MOVQ         R11, ahead+96(FP)
 	MOVQ         n+72(FP), R12
 	MOVQ         alpha+80(FP), AX
 	MOVQ         beta+88(FP), BX

@@ -8,7 +8,8 @@ package kernels
 // tiles of float32 (AVX-512), as the column kernel does with rsc 1, m 64 and beta 0,
 // through non-temporal stores: column j of tile t starts at c + offs[t] + j*csc
 // elements, which must be 64-byte aligned. C is never read. rsc, m and beta are not read.
-// The stores are non-temporal: weakly ordered until an SFENCE.
+// The stores are non-temporal: weakly ordered until an SFENCE. Each k step, on
+// through the tiles, also prefetches into L2 the line at ahead + i*aheadStep (i counting the steps).
 //
 //go:noescape
-func stream_f32_64x6_avx512(k int, a *byte, b *byte, c *byte, offs *int64, tiles int, rsc int, csc int, m int, n int, alpha *byte, beta *byte)
+func stream_f32_64x6_avx512(k int, a *byte, b *byte, c *byte, offs *int64, tiles int, rsc int, csc int, m int, n int, alpha *byte, beta *byte, ahead *byte, aheadStep int)

@@ -2,9 +2,9 @@
 
 //go:build !purego
 
-// func stream_f64_16x6_avx512(k int, a *byte, b *byte, c *byte, offs *int64, tiles int, rsc int, csc int, m int, n int, alpha *byte, beta *byte)
+// func stream_f64_16x6_avx512(k int, a *byte, b *byte, c *byte, offs *int64, tiles int, rsc int, csc int, m int, n int, alpha *byte, beta *byte, ahead *byte, aheadStep int)
 // Requires: AVX, AVX512F, MMX+
-TEXT ·stream_f64_16x6_avx512(SB), $24-96
+TEXT ·stream_f64_16x6_avx512(SB), $24-112
 	MOVQ  tiles+40(FP), AX
 	TESTQ AX, AX
 	JG    tiles
@@ -36,6 +36,8 @@ tile:
 	SHLQ    $0x03, R10
 	MOVQ    8(SP), AX
 	ADDQ    (AX), R8
+	MOVQ    ahead+96(FP), R11
+	MOVQ    aheadStep+104(FP), R13
 	MOVQ    16(SP), SI
 	MOVQ    k+0(FP), CX
 	MOVQ    b+16(FP), DI
@@ -70,6 +72,8 @@ loop:
 	VBROADCASTSD 40(DI), Z21
 	VFMADD231PD  Z12, Z21, Z10
 	VFMADD231PD  Z13, Z21, Z11
+	PREFETCHT1   (R11)
+	ADDQ         R13, R11
 	VMOVUPD      128(SI), Z14
 	VMOVUPD      192(SI), Z15
 	VBROADCASTSD 48(DI), Z22
@@ -93,6 +97,8 @@ loop:
 	VBROADCASTSD 88(DI), Z27
 	VFMADD231PD  Z14, Z27, Z10
 	VFMADD231PD  Z15, Z27, Z11
+	PREFETCHT1   (R11)
+	ADDQ         R13, R11
 	VMOVUPD      256(SI), Z12
 	VMOVUPD      320(SI), Z13
 	VBROADCASTSD 96(DI), Z28
@@ -116,6 +122,8 @@ loop:
 	VBROADCASTSD 136(DI), Z17
 	VFMADD231PD  Z12, Z17, Z10
 	VFMADD231PD  Z13, Z17, Z11
+	PREFETCHT1   (R11)
+	ADDQ         R13, R11
 	VMOVUPD      384(SI), Z14
 	VMOVUPD      448(SI), Z15
 	VBROADCASTSD 144(DI), Z18
@@ -138,6 +146,8 @@ loop:
 	VBROADCASTSD 184(DI), Z23
 	VFMADD231PD  Z14, Z23, Z10
 	VFMADD231PD  Z15, Z23, Z11
+	PREFETCHT1   (R11)
+	ADDQ         R13, R11
 	ADDQ         $0x00000200, SI
 	ADDQ         $0x000000c0, DI
 	DECQ         CX
@@ -168,6 +178,8 @@ remloop:
 	VBROADCASTSD 40(DI), Z29
 	VFMADD231PD  Z12, Z29, Z10
 	VFMADD231PD  Z13, Z29, Z11
+	PREFETCHT1   (R11)
+	ADDQ         R13, R11
 	ADDQ         $0x00000080, SI
 	ADDQ         $0x00000030, DI
 	DECQ         DX
@@ -175,6 +187,7 @@ remloop:
 
 epilogue:
 	MOVQ         SI, 16(SP)
+	MOVQ         R11, ahead+96(FP)
 	MOVQ         n+72(FP), R12
 	MOVQ         alpha+80(FP), AX
 	MOVQ         beta+88(FP), BX

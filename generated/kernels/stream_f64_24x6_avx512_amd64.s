@@ -2,9 +2,9 @@
 
 //go:build !purego
 
-// func stream_f64_24x6_avx512(k int, a *byte, b *byte, c *byte, offs *int64, tiles int, rsc int, csc int, m int, n int, alpha *byte, beta *byte)
+// func stream_f64_24x6_avx512(k int, a *byte, b *byte, c *byte, offs *int64, tiles int, rsc int, csc int, m int, n int, alpha *byte, beta *byte, ahead *byte, aheadStep int)
 // Requires: AVX, AVX512F, MMX+
-TEXT ·stream_f64_24x6_avx512(SB), $24-96
+TEXT ·stream_f64_24x6_avx512(SB), $24-112
 	MOVQ  tiles+40(FP), AX
 	TESTQ AX, AX
 	JG    tiles
@@ -42,6 +42,8 @@ tile:
 	SHLQ    $0x03, R10
 	MOVQ    8(SP), AX
 	ADDQ    (AX), R8
+	MOVQ    ahead+96(FP), R11
+	MOVQ    aheadStep+104(FP), R13
 	MOVQ    16(SP), SI
 	MOVQ    k+0(FP), CX
 	MOVQ    b+16(FP), DI
@@ -84,6 +86,8 @@ loop:
 	VFMADD231PD  Z18, Z29, Z15
 	VFMADD231PD  Z19, Z29, Z16
 	VFMADD231PD  Z20, Z29, Z17
+	PREFETCHT1   (R11)
+	ADDQ         R13, R11
 	VMOVUPD      192(SI), Z21
 	VMOVUPD      256(SI), Z22
 	VMOVUPD      320(SI), Z23
@@ -115,6 +119,8 @@ loop:
 	VFMADD231PD  Z21, Z27, Z15
 	VFMADD231PD  Z22, Z27, Z16
 	VFMADD231PD  Z23, Z27, Z17
+	PREFETCHT1   (R11)
+	ADDQ         R13, R11
 	VMOVUPD      384(SI), Z18
 	VMOVUPD      448(SI), Z19
 	VMOVUPD      512(SI), Z20
@@ -146,6 +152,8 @@ loop:
 	VFMADD231PD  Z18, Z25, Z15
 	VFMADD231PD  Z19, Z25, Z16
 	VFMADD231PD  Z20, Z25, Z17
+	PREFETCHT1   (R11)
+	ADDQ         R13, R11
 	VMOVUPD      576(SI), Z21
 	VMOVUPD      640(SI), Z22
 	VMOVUPD      704(SI), Z23
@@ -176,6 +184,8 @@ loop:
 	VFMADD231PD  Z21, Z31, Z15
 	VFMADD231PD  Z22, Z31, Z16
 	VFMADD231PD  Z23, Z31, Z17
+	PREFETCHT1   (R11)
+	ADDQ         R13, R11
 	ADDQ         $0x00000300, SI
 	ADDQ         $0x000000c0, DI
 	DECQ         CX
@@ -213,6 +223,8 @@ remloop:
 	VFMADD231PD  Z18, Z29, Z15
 	VFMADD231PD  Z19, Z29, Z16
 	VFMADD231PD  Z20, Z29, Z17
+	PREFETCHT1   (R11)
+	ADDQ         R13, R11
 	ADDQ         $0x000000c0, SI
 	ADDQ         $0x00000030, DI
 	DECQ         DX
@@ -220,6 +232,7 @@ remloop:
 
 epilogue:
 	MOVQ         SI, 16(SP)
+	MOVQ         R11, ahead+96(FP)
 	MOVQ         n+72(FP), R12
 	MOVQ         alpha+80(FP), AX
 	MOVQ         beta+88(FP), BX

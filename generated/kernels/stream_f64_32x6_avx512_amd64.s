@@ -2,9 +2,9 @@
 
 //go:build !purego
 
-// func stream_f64_32x6_avx512(k int, a *byte, b *byte, c *byte, offs *int64, tiles int, rsc int, csc int, m int, n int, alpha *byte, beta *byte)
+// func stream_f64_32x6_avx512(k int, a *byte, b *byte, c *byte, offs *int64, tiles int, rsc int, csc int, m int, n int, alpha *byte, beta *byte, ahead *byte, aheadStep int)
 // Requires: AVX, AVX512F, MMX+
-TEXT ·stream_f64_32x6_avx512(SB), $24-96
+TEXT ·stream_f64_32x6_avx512(SB), $24-112
 	MOVQ  tiles+40(FP), AX
 	TESTQ AX, AX
 	JG    tiles
@@ -48,6 +48,8 @@ tile:
 	SHLQ    $0x03, R10
 	MOVQ    8(SP), AX
 	ADDQ    (AX), R8
+	MOVQ    ahead+96(FP), R11
+	MOVQ    aheadStep+104(FP), R13
 	MOVQ    16(SP), SI
 	MOVQ    k+0(FP), CX
 	MOVQ    b+16(FP), DI
@@ -98,6 +100,8 @@ loop:
 	VFMADD231PD  Z25, Z29, Z21
 	VFMADD231PD  Z26, Z29, Z22
 	VFMADD231PD  Z27, Z29, Z23
+	PREFETCHT1   (R11)
+	ADDQ         R13, R11
 	VMOVUPD      256(SI), Z24
 	VMOVUPD      320(SI), Z25
 	VMOVUPD      384(SI), Z26
@@ -137,6 +141,8 @@ loop:
 	VFMADD231PD  Z25, Z31, Z21
 	VFMADD231PD  Z26, Z31, Z22
 	VFMADD231PD  Z27, Z31, Z23
+	PREFETCHT1   (R11)
+	ADDQ         R13, R11
 	VMOVUPD      512(SI), Z24
 	VMOVUPD      576(SI), Z25
 	VMOVUPD      640(SI), Z26
@@ -176,6 +182,8 @@ loop:
 	VFMADD231PD  Z25, Z29, Z21
 	VFMADD231PD  Z26, Z29, Z22
 	VFMADD231PD  Z27, Z29, Z23
+	PREFETCHT1   (R11)
+	ADDQ         R13, R11
 	VMOVUPD      768(SI), Z24
 	VMOVUPD      832(SI), Z25
 	VMOVUPD      896(SI), Z26
@@ -214,6 +222,8 @@ loop:
 	VFMADD231PD  Z25, Z31, Z21
 	VFMADD231PD  Z26, Z31, Z22
 	VFMADD231PD  Z27, Z31, Z23
+	PREFETCHT1   (R11)
+	ADDQ         R13, R11
 	ADDQ         $0x00000400, SI
 	ADDQ         $0x000000c0, DI
 	DECQ         CX
@@ -258,6 +268,8 @@ remloop:
 	VFMADD231PD  Z25, Z29, Z21
 	VFMADD231PD  Z26, Z29, Z22
 	VFMADD231PD  Z27, Z29, Z23
+	PREFETCHT1   (R11)
+	ADDQ         R13, R11
 	ADDQ         $0x00000100, SI
 	ADDQ         $0x00000030, DI
 	DECQ         DX
@@ -265,6 +277,7 @@ remloop:
 
 epilogue:
 	MOVQ         SI, 16(SP)
+	MOVQ         R11, ahead+96(FP)
 	MOVQ         n+72(FP), R12
 	MOVQ         alpha+80(FP), AX
 	MOVQ         beta+88(FP), BX

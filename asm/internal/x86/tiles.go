@@ -9,6 +9,10 @@ import (
 // TilesSignature is the TilesFunc of docs/internals.md.
 const TilesSignature = "func(k int, a *byte, b *byte, c *byte, offs *int64, tiles int, rsc int, csc int, m int, n int, alpha *byte, beta *byte)"
 
+// StreamSignature is the StreamFunc of docs/internals.md: TilesSignature
+// and the lines to request ahead, one per k step.
+const StreamSignature = "func(k int, a *byte, b *byte, c *byte, offs *int64, tiles int, rsc int, csc int, m int, n int, alpha *byte, beta *byte, ahead *byte, aheadStep int)"
+
 // TilesName is the column kernel of row k: "tiles_f32_24x3_avx2".
 func TilesName(k spec.Kernel) string { return k.Func("tiles") }
 
@@ -26,16 +30,19 @@ type TileLocals struct {
 // it returns at once when tiles <= 0, and leaves the loop state in the
 // frame. The caller emits label "tile" next, the tile's code, then
 // NextTile.
-func (g *Gen) BeginTiles(doc ...string) TileLocals { return g.BeginColumn(TilesName(g.K), doc...) }
+func (g *Gen) BeginTiles(doc ...string) TileLocals {
+	return g.BeginColumn(TilesName(g.K), TilesSignature, doc...)
+}
 
-// BeginColumn is BeginTiles for a column kernel named name (TilesSignature).
-func (g *Gen) BeginColumn(name string, doc ...string) TileLocals {
+// BeginColumn is BeginTiles for a column kernel named name, of the
+// signature given (TilesSignature or StreamSignature).
+func (g *Gen) BeginColumn(name, signature string, doc ...string) TileLocals {
 	c := g.Ctx
 	c.ConstraintExpr("!purego")
 	c.Function(name)
 	// Not NOSPLIT: the strided path's spill makes the frame too large.
 	c.Pragma("noescape")
-	c.SignatureExpr(TilesSignature)
+	c.SignatureExpr(signature)
 	c.Doc(doc...)
 	l := TileLocals{Left: c.AllocLocal(8), Off: c.AllocLocal(8), A: c.AllocLocal(8)}
 	c.Load(c.Param("tiles"), T0)
