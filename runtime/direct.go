@@ -236,7 +236,7 @@ func (c *call) directGemm(member, members int, off *[3]int) {
 		return
 	}
 	alpha := (*byte)(unsafe.Pointer(&c.kalpha))
-	var bOff, cOff [maxTileCols]int64
+	var bOff, cOff [directOffsetTiles * maxTileCols]int64
 	for pc := 0; pc < K; pc += directKC {
 		kc := min(directKC, K-pc)
 		beta := c.directBeta(pc)
@@ -252,12 +252,18 @@ func (c *call) directGemm(member, members int, off *[3]int) {
 			continue
 		}
 		// N of several dims: each tile's columns in pieces that are
-		// evenly spaced in both B and C.
+		// evenly spaced in both B and C, their offsets computed for
+		// directOffsetTiles tiles at a time.
 		for t := t0; t < t1; t++ {
 			j := t * nr
 			n := min(nr, N-j)
-			Offsets(bOff[:n], p.N.Ext, p.N.S[opB], j)
-			Offsets(cOff[:n], p.N.Ext, p.N.S[opC], j)
+			at := (t - t0) % directOffsetTiles * nr // tile t's columns in bOff, cOff
+			if at == 0 {
+				cols := min(N, (t+directOffsetTiles)*nr, t1*nr) - j
+				Offsets(bOff[:cols], p.N.Ext, p.N.S[opB], j)
+				Offsets(cOff[:cols], p.N.Ext, p.N.S[opC], j)
+			}
+			bOff, cOff := bOff[at:at+n], cOff[at:at+n]
 			for q0 := 0; q0 < n; {
 				q1, bo, co, db, dc := q0+1, bOff[q0], cOff[q0], 0, 0
 				if q1 < n {
@@ -274,6 +280,12 @@ func (c *call) directGemm(member, members int, off *[3]int) {
 		}
 	}
 }
+
+// directOffsetTiles is how many column tiles' offsets directGemm computes
+// at once when N has several dims: Offsets starts each call with a
+// division per dim, which, a call per tile of 6 columns, took 13% of TCCG
+// abc-bda-dc's time at float64.
+const directOffsetTiles = 16
 
 // maxTileCols bounds the columns of a kernel tile (NR) that directGemm
 // keeps offsets for when N has several dims.

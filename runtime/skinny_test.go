@@ -100,15 +100,19 @@ func TestSkinnyDirectProduct(t *testing.T) {
 }
 
 // A skinny contraction whose columns are two dims (directGemm by pieces): column
-// tiles straddle the runs of the fast one (13 columns, tiles of NR), B's
-// slow one runs backwards, C's rows are adjacent, and the depth spans
-// several direct steps; on 1 and 2 threads, against a plain loop.
+// tiles straddle the runs of the fast one (13 columns, tiles of NR), over
+// more than directOffsetTiles tiles a member, B's slow one runs backwards,
+// C's rows are adjacent, and the depth spans several direct steps; on 1
+// and 2 threads, against a plain loop.
 func TestDirectScatterProduct(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 1))
 	k, _ := KernelFor("float64")
 	// C[i,j,q] = Σ_p A[p,i]·B[p,j,q]: i has unit stride in A and C (M),
 	// j and q are N (q fastest in B, j in C), p is K.
-	I, J, Q, P := 2*k.MR-5, 7, 13, directKC+100
+	I, J, Q, P := 2*k.MR-5, 3*directOffsetTiles, 13, directKC+100
+	if cols := J * Q; cols <= 2*directOffsetTiles*k.NR {
+		t.Fatalf("%d columns: one batch of offsets a member", cols)
+	}
 	a := make([]float64, P*I)
 	b := make([]float64, P*J*Q)
 	for x := range a {
