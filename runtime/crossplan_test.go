@@ -235,6 +235,12 @@ func testPackCross(t *testing.T, row *kernels.Kernel, lanes int) {
 				if (depth.name == "two dims" || depth.name == "a unit run") && calls != 0 {
 					t.Errorf("%s: D %d, MC %d: PackX ran on a depth of %s", row.Name, D, mc, depth.name)
 				}
+				// Each row's line is asked for packXAhead steps on.
+				for _, m := range x.made {
+					if want := packXAhead * m.kStep * 4; m.ahead != want {
+						t.Fatalf("%s: D %d, MC %d: a call with steps of %d asks %d bytes ahead, want %d", row.Name, D, mc, m.kStep, m.ahead, want)
+					}
+				}
 			}
 		}
 	}

@@ -9,10 +9,17 @@ import (
 
 // crossPacking is a packA call on a copy of kernel row whose PackX (the
 // pure-Go twin) counts its calls and the slivers (or depth runs) they
-// pack; PackA is the twin where the build has no assembly.
+// pack, and keeps each call's destination, depth and ahead; PackA is the
+// twin where the build has no assembly.
 type crossPacking struct {
 	c            *call
 	calls, lanes int
+	made         []packXCall
+}
+
+type packXCall struct {
+	dst             *byte
+	k, kStep, ahead int
 }
 
 func newCrossPacking(row *kernels.Kernel, ops *typed.Ops, size int) *crossPacking {
@@ -21,10 +28,11 @@ func newCrossPacking(row *kernels.Kernel, ops *typed.Ops, size int) *crossPackin
 	if k.PackA == nil {
 		k.PackA = row.PackAGo // no assembly in this build: the twin
 	}
-	k.PackX = func(dst, src *byte, n, rows, kk, rowStep, kStep, sliverStep int) {
+	k.PackX = func(dst, src *byte, n, rows, kk, rowStep, kStep, sliverStep, ahead int) {
 		x.calls++
 		x.lanes += n
-		row.PackXGo(dst, src, n, rows, kk, rowStep, kStep, sliverStep)
+		x.made = append(x.made, packXCall{dst, kk, kStep, ahead})
+		row.PackXGo(dst, src, n, rows, kk, rowStep, kStep, sliverStep, ahead)
 	}
 	mr := row.MR
 	x.c = &call{kern: &k, tileM: plainTiling(mr), cf: 1, tsize: size, rsize: size, mrR: mr, ops: ops}

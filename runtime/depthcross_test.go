@@ -81,6 +81,20 @@ func checkPackDepthCross[T real](t *testing.T) {
 				if calls != tc.groups*mSl || runs != tc.runs*mSl {
 					t.Errorf("%s, %s, row step %d, MC %d: PackX packed %d runs in %d calls, want %d in %d", ops.Type.Name, tc.name, st, mc, runs, calls, tc.runs*mSl, tc.groups*mSl)
 				}
+				// Each call asks ahead for the depth after its runs, at its
+				// first row: the next lanes of the unit dim past the last.
+				sliver := mr * kc * size
+				for _, m := range x.made {
+					at := int(uintptr(unsafe.Pointer(m.dst)) - uintptr(unsafe.Pointer(&dst[0])))
+					p0 := at % sliver / (mr * size)
+					want := lanes * size
+					if next := p0 + lanes*m.k; next < kc {
+						want = int(tc.kA[next]-tc.kA[p0]) * size
+					}
+					if m.ahead != want {
+						t.Fatalf("%s, %s, row step %d, MC %d: the call at depth %d asks %d bytes ahead, want %d", ops.Type.Name, tc.name, st, mc, p0, m.ahead, want)
+					}
+				}
 			}
 		}
 	}

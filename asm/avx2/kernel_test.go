@@ -171,7 +171,7 @@ func TestCleanReturns(t *testing.T) {
 }
 
 // TestPackXPrefetch: the cross-sliver packer requests each row of each
-// block x86.PackXAhead steps on into L2, once per row and step, in its
+// block the argument ahead bytes on into L2, once per row and step, in its
 // full and partial loops alike.
 func TestPackXPrefetch(t *testing.T) {
 	for _, k := range spec.KernelsFor(spec.AVX2) {

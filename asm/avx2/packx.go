@@ -104,7 +104,7 @@ func packx(pk *x86.Packer) {
 // slivers: plain loads and stores) or partial (loads under Y15, a store
 // per sliver there is); mask is Y15's copy in the frame. Labels start with
 // prefix. It returns. After a step's loads it requests each row's line
-// x86.PackXAhead steps on into L2.
+// the argument ahead bytes on into L2.
 func packxLoop(pk *x86.Packer, o x86.Ops, prefix string, full bool, args x86.PackXArgs, mask operand.Mem) {
 	c := pk.Ctx
 	L, w := pk.Lanes, pk.W

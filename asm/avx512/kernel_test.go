@@ -58,7 +58,7 @@ func TestTilesTable(t *testing.T) {
 }
 
 // TestPackXPrefetch: the cross-sliver packer requests each row of each
-// block x86.PackXAhead steps on into L2, once per row and step, in its full
+// block the argument ahead bytes on into L2, once per row and step, in its full
 // and partial loops alike.
 func TestPackXPrefetch(t *testing.T) {
 	for _, k := range spec.KernelsFor(spec.AVX512) {

@@ -14,7 +14,7 @@ func hasPackX(k spec.Kernel) bool { return k.ISA == spec.AVX2 || k.ISA == spec.A
 func packxParams() []Code {
 	return []Code{
 		List(Id("dst"), Id("src")).Op("*").Byte(),
-		List(Id("slivers"), Id("rows"), Id("k"), Id("rowStep"), Id("kStep"), Id("sliverStep")).Int(),
+		List(Id("slivers"), Id("rows"), Id("k"), Id("rowStep"), Id("kStep"), Id("sliverStep"), Id("ahead")).Int(),
 	}
 }
 

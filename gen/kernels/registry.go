@@ -40,7 +40,8 @@ func registry() *File {
 	f.Comment("PackXFunc packs slivers j < slivers (at most a vector's lanes) of width MR whose")
 	f.Comment("rows lie one real apart from sliver to sliver: sliver j, at dst + j·sliverStep")
 	f.Comment("bytes, gets [p*MR+i] = src[j+i*rowStep+p*kStep] (in reals) for i < rows, p < k,")
-	f.Comment("and 0 for rows <= i < MR. docs/internals.md has the whole contract.")
+	f.Comment("and 0 for rows <= i < MR. The line ahead bytes on from each one read is requested")
+	f.Comment("into L2, which changes nothing. docs/internals.md has the whole contract.")
 	f.Type().Id("PackXFunc").Func().Params(packxParams()...)
 
 	f.Comment("RunsFunc is Func for a tile whose rows are not evenly spaced in C: each vector of")

@@ -174,7 +174,7 @@ func pack1r_f32_24x3_avx2_go(dst, src *byte, rows, k, rowStep, kStep int) {
 // packx_f32_24x3_avx2_go is the pure-Go twin of packx_f32_24x3_avx2: for j < slivers <= 8, i < rows
 // and p < k, sliver j at dst + j*sliverStep bytes gets [p*24+i] = src[j+i*rowStep+p*kStep],
 // and 0 for rows <= i < 24.
-func packx_f32_24x3_avx2_go(dst, src *byte, slivers, rows, k, rowStep, kStep, sliverStep int) {
+func packx_f32_24x3_avx2_go(dst, src *byte, slivers, rows, k, rowStep, kStep, sliverStep, ahead int) {
 	const w, lanes = 24, 8
 	rows = max(0, min(rows, w))
 	slivers = min(slivers, lanes)

@@ -174,7 +174,7 @@ func pack1r_f64_8x6_avx2_go(dst, src *byte, rows, k, rowStep, kStep int) {
 // packx_f64_8x6_avx2_go is the pure-Go twin of packx_f64_8x6_avx2: for j < slivers <= 4, i < rows
 // and p < k, sliver j at dst + j*sliverStep bytes gets [p*8+i] = src[j+i*rowStep+p*kStep],
 // and 0 for rows <= i < 8.
-func packx_f64_8x6_avx2_go(dst, src *byte, slivers, rows, k, rowStep, kStep, sliverStep int) {
+func packx_f64_8x6_avx2_go(dst, src *byte, slivers, rows, k, rowStep, kStep, sliverStep, ahead int) {
 	const w, lanes = 8, 4
 	rows = max(0, min(rows, w))
 	slivers = min(slivers, lanes)

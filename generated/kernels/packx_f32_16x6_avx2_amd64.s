@@ -22,9 +22,9 @@ DATA packx_f32_16x6_avx2_slivers<>+56(SB)/4, $0x00000000
 DATA packx_f32_16x6_avx2_slivers<>+60(SB)/4, $0x00000000
 GLOBL packx_f32_16x6_avx2_slivers<>(SB), RODATA|NOPTR, $64
 
-// func packx_f32_16x6_avx2(dst *byte, src *byte, slivers int, rows int, k int, rowStep int, kStep int, sliverStep int)
+// func packx_f32_16x6_avx2(dst *byte, src *byte, slivers int, rows int, k int, rowStep int, kStep int, sliverStep int, ahead int)
 // Requires: AVX, CMOV, MMX+
-TEXT ·packx_f32_16x6_avx2(SB), NOSPLIT, $64-64
+TEXT ·packx_f32_16x6_avx2(SB), NOSPLIT, $64-72
 	MOVQ    dst+0(FP), DI
 	MOVQ    src+8(FP), SI
 	MOVQ    slivers+16(FP), CX
@@ -57,8 +57,7 @@ TEXT ·packx_f32_16x6_avx2(SB), NOSPLIT, $64-64
 	SUBQ    BX, AX
 	VMOVDQU (AX), Y15
 	VMOVDQU Y15, (SP)
-	MOVQ    R11, AX
-	SHLQ    $0x03, AX
+	MOVQ    ahead+64(FP), AX
 	MOVQ    AX, 56(SP)
 	MOVQ    SI, 32(SP)
 	MOVQ    DI, 40(SP)

@@ -9,4 +9,4 @@ package kernels
 // for rows <= i < 64: a step's 16 slivers of one row are one vector, transposed 16x16.
 //
 //go:noescape
-func packx_f32_64x6_avx512(dst *byte, src *byte, slivers int, rows int, k int, rowStep int, kStep int, sliverStep int)
+func packx_f32_64x6_avx512(dst *byte, src *byte, slivers int, rows int, k int, rowStep int, kStep int, sliverStep int, ahead int)

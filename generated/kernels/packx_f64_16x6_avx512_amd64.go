@@ -9,4 +9,4 @@ package kernels
 // for rows <= i < 16: a step's 8 slivers of one row are one vector, transposed 8x8.
 //
 //go:noescape
-func packx_f64_16x6_avx512(dst *byte, src *byte, slivers int, rows int, k int, rowStep int, kStep int, sliverStep int)
+func packx_f64_16x6_avx512(dst *byte, src *byte, slivers int, rows int, k int, rowStep int, kStep int, sliverStep int, ahead int)

@@ -4,9 +4,9 @@
 
 #include "textflag.h"
 
-// func packx_f64_24x6_avx512(dst *byte, src *byte, slivers int, rows int, k int, rowStep int, kStep int, sliverStep int)
+// func packx_f64_24x6_avx512(dst *byte, src *byte, slivers int, rows int, k int, rowStep int, kStep int, sliverStep int, ahead int)
 // Requires: AVX, AVX512F, BMI2, CMOV, MMX+
-TEXT ·packx_f64_24x6_avx512(SB), NOSPLIT, $32-64
+TEXT ·packx_f64_24x6_avx512(SB), NOSPLIT, $32-72
 	MOVQ    dst+0(FP), DI
 	MOVQ    src+8(FP), SI
 	MOVQ    slivers+16(FP), CX
@@ -35,8 +35,7 @@ TEXT ·packx_f64_24x6_avx512(SB), NOSPLIT, $32-64
 	MOVQ    $-1, AX
 	BZHIQ   CX, AX, AX
 	KMOVW   AX, K1
-	MOVQ    R11, AX
-	SHLQ    $0x03, AX
+	MOVQ    ahead+64(FP), AX
 	MOVQ    AX, 24(SP)
 	MOVQ    SI, (SP)
 	MOVQ    DI, 8(SP)

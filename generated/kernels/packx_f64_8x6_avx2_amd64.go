@@ -9,4 +9,4 @@ package kernels
 // for rows <= i < 8: a step's 4 slivers of one row are one vector, transposed 4x4.
 //
 //go:noescape
-func packx_f64_8x6_avx2(dst *byte, src *byte, slivers int, rows int, k int, rowStep int, kStep int, sliverStep int)
+func packx_f64_8x6_avx2(dst *byte, src *byte, slivers int, rows int, k int, rowStep int, kStep int, sliverStep int, ahead int)

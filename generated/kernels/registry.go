@@ -30,8 +30,9 @@ type PackFunc func(dst, src *byte, rows, k, rowStep, kStep int)
 // PackXFunc packs slivers j < slivers (at most a vector's lanes) of width MR whose
 // rows lie one real apart from sliver to sliver: sliver j, at dst + j·sliverStep
 // bytes, gets [p*MR+i] = src[j+i*rowStep+p*kStep] (in reals) for i < rows, p < k,
-// and 0 for rows <= i < MR. docs/internals.md has the whole contract.
-type PackXFunc func(dst, src *byte, slivers, rows, k, rowStep, kStep, sliverStep int)
+// and 0 for rows <= i < MR. The line ahead bytes on from each one read is requested
+// into L2, which changes nothing. docs/internals.md has the whole contract.
+type PackXFunc func(dst, src *byte, slivers, rows, k, rowStep, kStep, sliverStep, ahead int)
 
 // RunsFunc is Func for a tile whose rows are not evenly spaced in C: each vector of
 // a column is stored to at most two runs of C, placed by the row map rows (byte

@@ -333,38 +333,28 @@ func (p *Packer) Loop(prefix string, unroll, dstStep int, step func(u int)) {
 }
 
 // PackXSignature is the PackXFunc of docs/internals.md.
-const PackXSignature = "func(dst *byte, src *byte, slivers int, rows int, k int, rowStep int, kStep int, sliverStep int)"
+const PackXSignature = "func(dst *byte, src *byte, slivers int, rows int, k int, rowStep int, kStep int, sliverStep int, ahead int)"
 
 // PackXName is the cross-sliver packer of row k (A slivers, w = MR):
 // "packx_f32_16x6_avx2".
 func PackXName(k spec.Kernel) string { return PackName(k, "x") }
 
-// PackXAhead is how many steps ahead the cross-sliver packers (AVX2 and
-// AVX-512) request each row's line into L2 (PREFETCHT2), once per row and
-// step, right after the step's loads. Measured on AVX-512: every load is
-// a line of its own, often on a page of its own, and the packer waited on
-// them: alone, with TCCG abcde-ecbfa-fd's float64 strides, it packed from
-// memory at 9-11 GB/s where a plain read streams at 21. Requested into L2 8 steps ahead it packed at 12-15 GB/s, and
-// TCCG abcd-dbea-ec and abcde-ecbfa-fd ran 1.09-1.21 times as fast on 1
-// and 2 threads (ab-acd-dbc, which packs its depth this way, 0.97-1.08).
-// Into L1 (PREFETCHT0), 4 steps ahead gained at most 8% and 8 or 16 lost
-// up to 16%, presumably as those requests hold the L1's few miss buffers
-// as the loads do. 16 steps into L2 ran as 8 on one thread and less
-// steadily on two.
-const PackXAhead = 8
+// The cross-sliver packers (AVX2 and AVX-512) request, into L2
+// (PREFETCHT2), the line their argument ahead bytes on from each row's line
+// of a step, right after the step's loads: the runtime passes 8 steps
+// (runtime crosspack.go has the figures), or the next call's lines.
 
 // PackXArgs are a cross-sliver packer's source, destination and depth as
 // passed, kept in the frame for each block of rows' pass over the steps,
-// and PackXAhead steps in bytes.
+// and the argument ahead.
 type PackXArgs struct{ Src, Dst, K, Ahead operand.Mem }
 
-// SavePackXArgs keeps PS, PD and PK, and KS (in bytes) times PackXAhead,
-// in the frame (tmp scratch).
+// SavePackXArgs keeps PS, PD and PK, and the argument ahead, in the frame
+// (tmp scratch).
 func (pk *Packer) SavePackXArgs(tmp reg.Register) PackXArgs {
 	c := pk.Ctx
 	a := PackXArgs{Src: c.AllocLocal(8), Dst: c.AllocLocal(8), K: c.AllocLocal(8), Ahead: c.AllocLocal(8)}
-	c.MOVQ(KS, tmp)
-	c.SHLQ(operand.U8(bits.TrailingZeros(PackXAhead)), tmp)
+	c.Load(c.Param("ahead"), tmp)
 	c.MOVQ(tmp, a.Ahead)
 	c.MOVQ(PS, a.Src)
 	c.MOVQ(PD, a.Dst)
