@@ -108,7 +108,7 @@ var testAhead func(rows int)
 // rows, every depth offset of each). With inKernel, the share's first row
 // is left to the streaming kernel: fetchAhead returns its first line and
 // the step to the next (the depth offsets' common step), which the kernel
-// requests one per k step while it computes; it returns nil and 0 when
+// requests one per k step while it computes; it returns 0 and 0 when
 // the share has no row for it. The driver asks for that on cross-packed
 // blocks, whose rows lie far apart: on TCCG abcde-ecbfa-fd and
 // abcd-dbea-ec (shares of one row or none) a burst of a share's requests
@@ -118,18 +118,20 @@ var testAhead func(rows int)
 // abcde-ecbfa-fd on one thread (level). The shallow products' blocks
 // (rows a line apart, TCCG abcd-ec-abed) stay with the bursts: there
 // the kernel's requests ran 0.85 times as fast.
-func (sc *scatter) fetchAhead(i, parts int, inKernel bool) (unsafe.Pointer, int) {
+func (sc *scatter) fetchAhead(i, parts int, inKernel bool) (uintptr, int) {
 	r0, r1 := i*sc.aheadRows/parts, (i+1)*sc.aheadRows/parts
-	var first unsafe.Pointer
+	var first uintptr
 	if inKernel && r0 < r1 {
-		first = unsafe.Add(sc.aheadBase, sc.ahead[r0]+sc.aheadK[0])
+		// An address only requested, never read: a uintptr, as the
+		// kernel moves it on past the row's last line.
+		first = uintptr(sc.aheadBase) + uintptr(sc.ahead[r0]+sc.aheadK[0])
 		r0++
 	}
 	if r0 < r1 {
 		prefetchL2(sc.aheadBase, sc.ahead[r0:r1], sc.aheadK[:sc.aheadSteps])
 	}
-	if first == nil {
-		return nil, 0
+	if first == 0 {
+		return 0, 0
 	}
 	return first, int(sc.aheadStep)
 }

@@ -80,15 +80,15 @@ func TestPlanAhead(t *testing.T) {
 							t.Fatalf("share %d of %d starts at %d, want %d", i, parts, r0, next)
 						}
 						next = r1
-						if pf, st := sc.fetchAhead(i, parts, false); pf != nil || st != 0 {
-							t.Fatalf("share %d of %d: %p, step %d left to the kernel, which asked for none", i, parts, pf, st)
+						if pf, st := sc.fetchAhead(i, parts, false); pf != 0 || st != 0 {
+							t.Fatalf("share %d of %d: %#x, step %d left to the kernel, which asked for none", i, parts, pf, st)
 						}
 						pf, st := sc.fetchAhead(i, parts, true)
 						switch {
-						case r0 == r1 && (pf != nil || st != 0):
-							t.Fatalf("share %d of %d, empty: %p, step %d left to the kernel", i, parts, pf, st)
-						case r0 < r1 && (pf != unsafe.Add(base, sc.ahead[r0]) || st != int(sc.aheadStep)):
-							t.Fatalf("share %d of %d: %p, step %d left to the kernel, want row %d's first line", i, parts, pf, st, r0)
+						case r0 == r1 && (pf != 0 || st != 0):
+							t.Fatalf("share %d of %d, empty: %#x, step %d left to the kernel", i, parts, pf, st)
+						case r0 < r1 && (pf != uintptr(base)+uintptr(sc.ahead[r0]) || st != int(sc.aheadStep)):
+							t.Fatalf("share %d of %d: %#x, step %d left to the kernel, want row %d's first line", i, parts, pf, st, r0)
 						}
 					}
 					if next != sc.aheadRows {

@@ -487,7 +487,7 @@ func (c *call) macroKernel(sc *scatter, bufs workspace.WorkerBufs, panel []byte,
 	// steps are evenly spaced and as many as the kernel's (ahead.go);
 	// with none, its requests name a line of this call's scalars.
 	inKernel := fetch && stream && sc.aheadCross && sc.aheadStep != 0 && sc.aheadSteps == kdepth
-	var pf unsafe.Pointer
+	var pf uintptr
 	var pfStep int
 	for s := s0; s < s1; s++ {
 		j, n := c.tileN.span(s, nc)
@@ -526,13 +526,13 @@ func (c *call) macroKernel(sc *scatter, bufs workspace.WorkerBufs, panel []byte,
 					// (Tile by tile, a run is one tile.)
 					streamed = true
 					if testStream != nil {
-						testStream(pf != nil)
+						testStream(pf != 0)
 					}
-					if pf == nil {
-						pf = unsafe.Pointer(&c.kalpha)
+					if pf == 0 {
+						pf = uintptr(unsafe.Pointer(&c.kalpha))
 					}
 					c.kern.Stream(kdepth, &bufs.A[t*sliverA], bp, cp, &sc.tileOff[t], 1, 1, int(cbs), m, n,
-						(*byte)(unsafe.Pointer(&c.kalpha)), (*byte)(unsafe.Pointer(kbeta)), (*byte)(pf), pfStep)
+						(*byte)(unsafe.Pointer(&c.kalpha)), (*byte)(unsafe.Pointer(kbeta)), pf, pfStep)
 					continue
 				}
 				c.tilesFn(kdepth, &bufs.A[t*sliverA], bp, cp, &sc.tileOff[t], e-t, int(sc.cRowBS[t]), int(cbs)*c.cf, m*c.cf, n,

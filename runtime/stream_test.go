@@ -81,7 +81,7 @@ func checkStream[T real](t *testing.T, k *kernels.Kernel) {
 				for i := range buf {
 					buf[i] = T(math.NaN())
 				}
-				aheadAt, aheadStep := ptr(a), []int{0, lineBytes, -(1 << 30), 1 << 20}[pick%4]
+				aheadAt, aheadStep := uintptr(unsafe.Pointer(ptr(a))), []int{0, lineBytes, -(1 << 30), 1 << 20}[pick%4]
 				name := fmt.Sprintf("k=%d tiles=%d n=%d alpha=%v csc=%d ahead step %d", kk, tiles, n, alpha, csc, aheadStep)
 				run := func(fn kernels.TilesFunc) []T {
 					out := slices.Clone(buf)

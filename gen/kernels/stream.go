@@ -18,5 +18,5 @@ func hasStream(k spec.Kernel) bool { return k.ISA == spec.AVX512 }
 // streamParams is the parameter list of a StreamFunc: a TilesFunc's and the
 // lines it requests ahead.
 func streamParams() []Code {
-	return append(tilesParams(), Id("ahead").Op("*").Byte(), Id("aheadStep").Int())
+	return append(tilesParams(), Id("ahead").Uintptr(), Id("aheadStep").Int())
 }

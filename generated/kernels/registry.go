@@ -53,7 +53,7 @@ type TilesFunc func(k int, a, b, c *byte, offs *int64, tiles, rsc, csc, m, n int
 // through the tiles, also asks, into L2, for the line at ahead + i·aheadStep bytes
 // (i counting the steps): a row of the block the driver packs next. docs/internals.md
 // has the whole contract.
-type StreamFunc func(k int, a, b, c *byte, offs *int64, tiles, rsc, csc, m, n int, alpha, beta *byte, ahead *byte, aheadStep int)
+type StreamFunc func(k int, a, b, c *byte, offs *int64, tiles, rsc, csc, m, n int, alpha, beta *byte, ahead uintptr, aheadStep int)
 
 // MapsFunc is TilesFunc for tiles whose rows are not evenly spaced in C, when no
 // half vector straddles two runs: tile t < tiles reads the packed A sliver at

@@ -12,4 +12,4 @@ package kernels
 // through the tiles, also prefetches into L2 the line at ahead + i*aheadStep (i counting the steps).
 //
 //go:noescape
-func stream_f32_48x6_avx512(k int, a *byte, b *byte, c *byte, offs *int64, tiles int, rsc int, csc int, m int, n int, alpha *byte, beta *byte, ahead *byte, aheadStep int)
+func stream_f32_48x6_avx512(k int, a *byte, b *byte, c *byte, offs *int64, tiles int, rsc int, csc int, m int, n int, alpha *byte, beta *byte, ahead uintptr, aheadStep int)

@@ -2,7 +2,7 @@
 
 //go:build !purego
 
-// func stream_f32_48x6_avx512(k int, a *byte, b *byte, c *byte, offs *int64, tiles int, rsc int, csc int, m int, n int, alpha *byte, beta *byte, ahead *byte, aheadStep int)
+// func stream_f32_48x6_avx512(k int, a *byte, b *byte, c *byte, offs *int64, tiles int, rsc int, csc int, m int, n int, alpha *byte, beta *byte, ahead uintptr, aheadStep int)
 // Requires: AVX, AVX512F, MMX+
 TEXT ·stream_f32_48x6_avx512(SB), $24-112
 	MOVQ  tiles+40(FP), AX

@@ -10,8 +10,9 @@ import (
 const TilesSignature = "func(k int, a *byte, b *byte, c *byte, offs *int64, tiles int, rsc int, csc int, m int, n int, alpha *byte, beta *byte)"
 
 // StreamSignature is the StreamFunc of docs/internals.md: TilesSignature
-// and the lines to request ahead, one per k step.
-const StreamSignature = "func(k int, a *byte, b *byte, c *byte, offs *int64, tiles int, rsc int, csc int, m int, n int, alpha *byte, beta *byte, ahead *byte, aheadStep int)"
+// and the lines to request ahead, one per k step (an address that is only
+// requested, never read, so not a pointer the collector would follow).
+const StreamSignature = "func(k int, a *byte, b *byte, c *byte, offs *int64, tiles int, rsc int, csc int, m int, n int, alpha *byte, beta *byte, ahead uintptr, aheadStep int)"
 
 // TilesName is the column kernel of row k: "tiles_f32_24x3_avx2".
 func TilesName(k spec.Kernel) string { return k.Func("tiles") }
