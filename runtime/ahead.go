@@ -10,10 +10,12 @@ import "unsafe"
 // line at a time, and the kernel that follows, running from cache, leaves
 // memory idle. So after packing such a block, a member lists the lines of
 // the block it will pack next (its next unit's), and while the kernel runs
-// it asks for them into L2, a tile's share before each tile: the packer
-// then finds them in L2. A share per tile, not the whole block at once:
-// a burst of prefetches holds the core's miss buffers until memory answers,
-// and the kernel's own loads wait behind them.
+// it asks for them into L2, a tile's share for each tile: the packer then
+// finds them in L2. A share per tile, not the whole block at once: a burst
+// of prefetches holds the core's miss buffers until memory answers, and
+// the kernel's own loads wait behind them. A streamed tile of a
+// cross-packed block requests its share's first row itself, a line per k
+// step (fetchAhead); the rest is asked for before the call.
 //
 // Shallow products (the whole depth one KC block) whose A lies beyond the
 // cache fetch ahead too, when A's depth steps are each a line or more
