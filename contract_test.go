@@ -194,6 +194,10 @@ func testContractLarge[T tc.Scalar](t *testing.T) {
 		// TCCG's abcdef-dfgb-geac, smaller: C's rows and columns in runs
 		// of 20 that tiles straddle, written through row maps.
 		{a: "dfgb", b: "geac", c: "abcdef", ext: map[byte]int{'a': 3, 'b': 2, 'c': 3, 'd': 5, 'e': 20, 'f': 20, 'g': 7}},
+		// TCCG's ccsd_t kind at its depth, smaller: C's rows in runs of 20
+		// that tiles straddle, its next dim in the columns; row-major, the
+		// row-map kernel's tiles run in groups of slivers (AVX-512).
+		{a: "abk", b: "kcd", c: "dacb", ext: map[byte]int{'a': 37, 'b': 20, 'c': 20, 'd': 9, 'k': 24}},
 		// Runs of 9 rows: a vector's worth of complex64 and float64 reals.
 		{a: "dfg", b: "ge", c: "def", ext: map[byte]int{'d': 11, 'e': 10, 'f': 9, 'g': 30}},
 		// Row-major GEMM shape with merged dims.

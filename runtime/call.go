@@ -48,6 +48,9 @@ type call struct {
 	runsFn             kernels.RunsFunc
 	mapsFn             kernels.MapsFunc
 	mapWords, mapLanes int
+	// groupSl is the slivers of B a group of grouped tiles holds, 0 for
+	// BLIS's order (grouped.go).
+	groupSl int
 
 	// base[o] is the address of the element at all-zero coordinates of A, B
 	// and C in the plan's order (A and B exchanged when the plan is swapped).

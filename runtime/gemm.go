@@ -49,7 +49,7 @@ func scatterLen(b blocking, mapLen int) int {
 }
 
 // colTail is the words past a panel's column offsets in bytes (cColB)
-// that a row-map kernel reads, as prefetch hints, from its last sliver:
+// that the half-map kernel reads, as prefetch hints, from its last sliver:
 // kernels.RunsAhead slivers on and one more. None without row maps.
 func colTail(b blocking, mapLen int) int {
 	if mapLen == 0 {
@@ -480,6 +480,10 @@ func (c *call) macroKernel(sc *scatter, bufs workspace.WorkerBufs, panel []byte,
 	// its share of the prefetches (ahead.go); streamed tiles too
 	// (stream.go).
 	fetch, parts := sc.aheadRows > 0, (s1-s0)*mSl
+	if c.groupSl > 0 {
+		c.groupedTiles(sc, bufs, panel, cBase, kc, mc, s0, s1, nc, beta, kbeta, direct, fetch, parts)
+		return
+	}
 	stream, streamed := c.streaming(fetch, first, kc), false
 	perTile := fetch || stream
 	// The streaming kernel requests a listed row of the next block

@@ -87,7 +87,11 @@ func (c *call) mapLen() int {
 	if !c.rowMaps {
 		return 0
 	}
-	return c.tileM.count(c.blk.MC) * c.mapWords
+	slivers := c.tileM.count(c.blk.MC)
+	if c.runsFn != nil {
+		slivers++ // the last sliver's kernel reads a next map
+	}
+	return slivers * c.mapWords
 }
 
 // rowMapsOf builds the maps of the slivers of an MC block of mc rows (mSl
@@ -99,7 +103,9 @@ func (c *call) rowMapsOf(sc *scatter, mc, mSl int) {
 	for t := 0; t < mSl; t++ {
 		rm := sc.rowMap[t*c.mapWords : (t+1)*c.mapWords]
 		if bs := sc.cRowBS[t]; bs != 0 && bs != 1 {
-			rm[len(rm)-1] = 0 // strided: the plain kernel writes it
+			// Strided: the plain kernel writes it. Its words are only
+			// the previous sliver's prefetch hints: C's first lines.
+			clear(rm)
 			continue
 		}
 		i, m := c.tileM.span(t, mc)
@@ -108,6 +114,10 @@ func (c *call) rowMapsOf(sc *scatter, mc, mSl int) {
 		} else {
 			buildRowMap(rm, sc.cRow[i:i+m], c.mrR, c.mapLanes, c.cf, c.tsize, c.rsize)
 		}
+	}
+	if c.runsFn != nil {
+		// The next map the last sliver's kernel reads, for hints only.
+		clear(sc.rowMap[mSl*c.mapWords : (mSl+1)*c.mapWords])
 	}
 }
 

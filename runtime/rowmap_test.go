@@ -90,9 +90,15 @@ func checkRuns[T real](t *testing.T, k *kernels.Kernel, asm kernels.RunsFunc) {
 						cols[j] = int64(order[j])*(span+4) + int64(rng.IntN(3))
 					}
 				}
-				rm := make([]int64, rowMapWords(mr, lanes))
-				if !buildRowMap(rm, rows, mr, lanes, 1, size, size) {
+				// The map, then the next sliver's, which the kernel reads
+				// for prefetch hints only: offsets far outside C.
+				words := rowMapWords(mr, lanes)
+				rm := make([]int64, 2*words)
+				if !buildRowMap(rm[:words], rows, mr, lanes, 1, size, size) {
 					t.Fatalf("e0=%d gap=%d s0=%d: no row map", e0, gap, s0)
+				}
+				for w := words; w < len(rm); w++ {
+					rm[w] = int64(w-words+1) << 40 * int64(1-2*(pick%2))
 				}
 				for combo := 0; combo < 4; combo++ {
 					alpha := scalars[(pick+combo)%4]

@@ -271,7 +271,7 @@ func (c *call) chooseTeam() {
 			want = min(want, ceilDiv(p.M.Size, mr)*ceilDiv(p.N.Size, nr))
 		}
 	}
-	c.rowMaps, c.runsFn, c.mapsFn, c.complexB = false, nil, nil, false
+	c.rowMaps, c.runsFn, c.mapsFn, c.complexB, c.groupSl = false, nil, nil, false, 0
 	c.pool.acquire(c, want-1)
 	c.members = 1 + len(c.helpers)
 	c.batchPar = c.members > 1 && c.batchWorthwhile(c.members)
@@ -351,6 +351,7 @@ func (c *call) chooseTeam() {
 			c.blk.NC -= c.blk.NC % l
 		}
 	}
+	c.groupSl = c.groupedSlivers(c.blk.KC)
 	blocks := ceilDiv(p.M.Size, max(c.blk.MC, 1))
 	c.unitCols = 1
 	if c.members > 1 && !c.batchPar && !(blocks%c.members == 0 && gathersA(p)) {

@@ -17,8 +17,8 @@ import (
 // one masked store: the low run from rows[4v] bytes past c, the high run
 // from rows[4v+1], lanes chosen by the opmasks rows[4v+2] and rows[4v+3]
 // (disjoint; a lane in neither is not written). Column j adds cols[j]
-// bytes, so columns need not be evenly spaced either; cols[RunsAhead·NR+j]
-// are only prefetched (prefetchRuns).
+// bytes, so columns need not be evenly spaced either. The map after this
+// one (the next sliver's) is only read for prefetches (prefetchRuns).
 // A masked load or store touches no lane outside its mask, so the base of a
 // high run may lie before the run's first row. beta == 0 never reads C.
 func runsKernel(g *x86.Gen) {
@@ -119,14 +119,15 @@ func runsKernel(g *x86.Gen) {
 	c.RET()
 }
 
-// prefetchRuns requests, for the tile's rows, C's lines of the columns
-// x86.RunsAhead slivers on (x86.Gen.PrefetchRowAhead). Lines requested
-// for the tile's own columns would arrive too late for a short depth
-// (TCCG's ccsd_t, k = 24: about a fifth slower than this). Only the low
-// run's lines are requested: a vector's high run is the next vector's low
-// one.
+// prefetchRuns requests C's lines of the next sliver's rows in the tile's
+// own columns (x86.Gen.PrefetchNextRows): the driver writes them once the
+// rest of its group of slivers is done (runtime/grouped.go). Lines
+// requested for the tile itself would arrive too late at a short depth
+// (TCCG's ccsd_t, k = 24). Only the low run's lines are requested: a
+// vector's high run is the next vector's low one.
 func prefetchRuns(g *x86.Gen, p plan, rows, cols reg.Register) {
+	next := x86.RowMapWords*p.mv + 1 // one sliver's map (runtime.rowMapWords)
 	for v := 0; v < p.mv; v++ {
-		g.PrefetchRowAhead(rows, cols, x86.RowMapWords*v, 0, 63)
+		g.PrefetchNextRows(rows, cols, next, x86.RowMapWords*v, 0, 63)
 	}
 }

@@ -47,9 +47,9 @@ func registry() *File {
 	f.Comment("RunsFunc is Func for a tile whose rows are not evenly spaced in C: each vector of")
 	f.Comment("a column is stored to at most two runs of C, placed by the row map rows (byte")
 	f.Comment("offsets from c and lane masks, four words per vector), column j at cols[j]")
-	f.Comment("bytes further; n columns are written. cols[RunsAhead*NR+j], j < NR, must be")
-	f.Comment("readable too: the lines of those columns are prefetched for the same rows.")
-	f.Comment("docs/internals.md has the whole contract.")
+	f.Comment("bytes further; n columns are written. The next map, RowMapWords·MR/lanes + 1")
+	f.Comment("words on, must be readable too: the lines of its rows in these columns are")
+	f.Comment("prefetched. docs/internals.md has the whole contract.")
 	f.Type().Id("RunsFunc").Func().Params(runsParams()...)
 
 	f.Comment("TilesFunc is Func on a column of tiles that share B's sliver: tile t < tiles")
@@ -78,8 +78,8 @@ func registry() *File {
 	f.Comment("masks of the lanes each run holds.")
 	f.Const().Id("RowMapWords").Op("=").Lit(spec.RowMapWords)
 
-	f.Comment("RunsAhead is how many slivers of columns ahead a row-map kernel prefetches C's")
-	f.Comment("lines: it reads cols[RunsAhead*NR+j] for j < NR besides its own columns.")
+	f.Comment("RunsAhead is how many slivers of columns ahead the half-map kernel prefetches")
+	f.Comment("C's lines: it reads cols[RunsAhead*NR+j] for j < NR besides its own columns.")
 	f.Const().Id("RunsAhead").Op("=").Lit(spec.RunsAhead)
 
 	f.Comment("Kernel is one row of the kernel table with its functions.")

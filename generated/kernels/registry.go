@@ -37,9 +37,9 @@ type PackXFunc func(dst, src *byte, slivers, rows, k, rowStep, kStep, sliverStep
 // RunsFunc is Func for a tile whose rows are not evenly spaced in C: each vector of
 // a column is stored to at most two runs of C, placed by the row map rows (byte
 // offsets from c and lane masks, four words per vector), column j at cols[j]
-// bytes further; n columns are written. cols[RunsAhead*NR+j], j < NR, must be
-// readable too: the lines of those columns are prefetched for the same rows.
-// docs/internals.md has the whole contract.
+// bytes further; n columns are written. The next map, RowMapWords·MR/lanes + 1
+// words on, must be readable too: the lines of its rows in these columns are
+// prefetched. docs/internals.md has the whole contract.
 type RunsFunc func(k int, a, b, c *byte, rows, cols *int64, n int, alpha, beta *byte)
 
 // TilesFunc is Func on a column of tiles that share B's sliver: tile t < tiles
@@ -68,8 +68,8 @@ type MapsFunc func(k int, a, b, c *byte, rows, cols *int64, tiles, n int, alpha,
 // masks of the lanes each run holds.
 const RowMapWords = 4
 
-// RunsAhead is how many slivers of columns ahead a row-map kernel prefetches C's
-// lines: it reads cols[RunsAhead*NR+j] for j < NR besides its own columns.
+// RunsAhead is how many slivers of columns ahead the half-map kernel prefetches
+// C's lines: it reads cols[RunsAhead*NR+j] for j < NR besides its own columns.
 const RunsAhead = 3
 
 // Kernel is one row of the kernel table with its functions.

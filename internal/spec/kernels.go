@@ -57,8 +57,10 @@ const PeakAccumulators = 24
 // The row-map kernels' contract (docs/internals.md), shared by their
 // generator and the registry: RowMapWords int64 words per vector of a tile
 // column (the byte offsets of its low and high run, their lane masks), and
-// RunsAhead, how many slivers of columns ahead a kernel prefetches C's
-// lines (it reads cols[RunsAhead·NR+j], j < NR, besides its own columns).
+// RunsAhead, how many slivers of columns ahead the half-map kernel (AVX2)
+// prefetches C's lines (it reads cols[RunsAhead·NR+j], j < NR, besides its
+// own columns; the AVX-512 row-map kernel prefetches the next sliver's
+// rows instead).
 const (
 	RowMapWords = 4
 	RunsAhead   = 3

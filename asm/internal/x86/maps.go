@@ -32,6 +32,27 @@ func (g *Gen) BeginMaps(doc ...string) {
 	c.Label("tiles")
 }
 
+// PrefetchNextRows requests into L2 (PREFETCHT1), at each displacement in
+// disps, the lines of C that the next sliver's row-map word starts in, in
+// this tile's NR columns (cols[j]): the word rows[next+word], next words on
+// (one sliver's map). The driver runs an MC block's tiles in groups of
+// slivers, each tile of a row across the group before the next row
+// (runtime/grouped.go), so those lines are wanted once the group's other
+// slivers are done, a few calls later. Prefetches never fault, so the word
+// may hold anything; the driver pads the block's maps with one more. It
+// clobbers T0 and T2.
+func (g *Gen) PrefetchNextRows(rows, cols reg.Register, next, word int, disps ...int) {
+	c := g.Ctx
+	c.MOVQ(Mem(rows, 8*(next+word)), T0)
+	c.ADDQ(C, T0)
+	for j := 0; j < g.K.NR; j++ {
+		c.MOVQ(Mem(cols, 8*j), T2)
+		for _, d := range disps {
+			c.PREFETCHT1(Mem(T0, d).Idx(T2, 1))
+		}
+	}
+}
+
 // PrefetchRowAhead requests into L2 (PREFETCHT1), at each displacement in
 // disps, the lines of C that the row-map word rows[word] (a byte offset
 // from C) starts in, in the NR columns RunsAhead slivers on

@@ -18,8 +18,9 @@ func RunsName(k spec.Kernel) string { return k.Func("runs") }
 // low and in its high run, then the opmasks of the lanes each run holds.
 const RowMapWords = spec.RowMapWords
 
-// RunsAhead is how many slivers ahead of its own columns a row-map kernel
-// requests C's lines: it reads cols[RunsAhead·NR+j] for j < NR as well.
+// RunsAhead is how many slivers ahead of its own columns the half-map
+// kernel (AVX2) requests C's lines: it reads cols[RunsAhead·NR+j] for
+// j < NR as well.
 const RunsAhead = spec.RunsAhead
 
 // BeginRuns declares the row-map kernel of the row.
