@@ -472,9 +472,16 @@ func alignRuns(g *Group, r int, o runCosts, k *kernels.Kernel) (tiling, float64)
 // of 288 FMA cycles): 16-row tiles fitting runs of 16 beat 32-row ones
 // straddling two runs by 5-10% with the runs 48 KB or more apart, and lose
 // by 10-15% with them 2 KB apart. Per tile, so deep tiles hardly notice.
+// A far straddling tile is also the first to write its second run, whose
+// lines no prefetch has asked for: at 80, float32 runs of 480 rows 38 KB
+// apart (TCCG abcdef-efgc-gdab, -gdac-efgb) took 64-row tiles, one in 7.5
+// straddling, and ran at 0.77–0.83 of GEMM's rate on one thread; at 150
+// they take 48-row tiles, ten a run, and ran at 0.90–1.01 (two threads:
+// 0.64–0.88 to 0.72–1.12; in turns). Runs of 20 keep 64-row tiles up to
+// about 250 (grouped.go).
 const (
 	rowMapCycles    = 12
-	rowMapFarCycles = 80
+	rowMapFarCycles = 150
 )
 
 // farRuns reports whether the runs of g's fastest dim lie pages apart in C
