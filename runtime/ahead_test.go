@@ -137,14 +137,8 @@ func checkAheadDepth[T real](t *testing.T, tol float64, F int, fetch bool) {
 	// e (C's unit dim) whole tiles, a (A's unit dim) two lines, d not a
 	// whole number of column tiles.
 	E, Cc, Bb, A, D := 2*max(tile.MR, 8), 3, 2, 2*64/int(unsafe.Sizeof(T(0))), 7
-	a := make([]T, E*Cc*Bb*F*A)
-	b := make([]T, F*D)
-	for x := range a {
-		a[x] = T(rng.Float64() - 0.5)
-	}
-	for x := range b {
-		b[x] = T(rng.Float64() - 0.5)
-	}
+	a := randomReals[T](rng, E*Cc*Bb*F*A)
+	b := randomReals[T](rng, F*D)
 	views := [3]View{
 		{Len: len(a), Shape: []int{E, Cc, Bb, F, A}},
 		{Len: len(b), Shape: []int{F, D}},
@@ -261,14 +255,8 @@ func checkShallowAhead[T real](t *testing.T, tol float64) {
 			aAt = func(i1, i2, p int) int { return p*I2*pad + i2*pad + i1 }
 			va = View{Len: K * I2 * pad, Shape: []int{K, I1, I2}, Strides: []int{I2 * pad, 1, pad}}
 		}
-		a := make([]T, va.Len)
-		b := make([]T, K*J)
-		for x := range a {
-			a[x] = T(rng.Float64() - 0.5)
-		}
-		for x := range b {
-			b[x] = T(rng.Float64() - 0.5)
-		}
+		a := randomReals[T](rng, va.Len)
+		b := randomReals[T](rng, K*J)
 		views := [3]View{va, {Len: len(b), Shape: []int{K, J}}, {Len: J * I2 * I1, Shape: []int{J, I1, I2}, Strides: []int{I1 * I2, 1, I1}}}
 		var listed, streamed atomic.Int64
 		testAhead = func(rows int) { listed.Add(int64(rows)) }

@@ -262,14 +262,8 @@ func checkCrossKeyed[T real](t *testing.T, tol float64) {
 	// d (C's unit dim) whole tiles, c (B's unit dim) a few lines, and a
 	// depth of e·f >= crossKeyedDepth whose runs of f are 16 long.
 	A, B, Cc, D, E, F := 3, 5, 24, 2*tile.MR, 19, 16
-	a := make([]T, A*E*B*F)
-	b := make([]T, F*D*E*Cc)
-	for x := range a {
-		a[x] = T(rng.Float64() - 0.5)
-	}
-	for x := range b {
-		b[x] = T(rng.Float64() - 0.5)
-	}
+	a := randomReals[T](rng, A*E*B*F)
+	b := randomReals[T](rng, F*D*E*Cc)
 	sp, _ := ParseSpec("aebf,fdec->abcd")
 	views := [3]View{
 		{Len: len(a), Shape: []int{A, E, B, F}},

@@ -122,14 +122,8 @@ func checkDepthCross[T real](t *testing.T, tol float64) {
 	ops := typed.OpsOf[T]()
 	tile := tileOf(ops)
 	A, B, Cc, D := 21, 45, 40, 48
-	a := make([]T, A*Cc*D)
-	b := make([]T, D*B*Cc)
-	for x := range a {
-		a[x] = T(rng.Float64() - 0.5)
-	}
-	for x := range b {
-		b[x] = T(rng.Float64() - 0.5)
-	}
+	a := randomReals[T](rng, A*Cc*D)
+	b := randomReals[T](rng, D*B*Cc)
 	sp, _ := ParseSpec("acd,dbc->ab")
 	views := [3]View{
 		{Len: len(a), Shape: []int{A, Cc, D}},

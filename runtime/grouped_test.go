@@ -32,14 +32,8 @@ func checkGrouped[T real](t *testing.T, tol float64) {
 		if ops.Type.Size == 8 {
 			B = 16 // runs of 20 take tiles of 24 rows, one a run
 		}
-		a := make([]T, A*B*depth)
-		bm := make([]T, depth*Cn*D)
-		for x := range a {
-			a[x] = T(rng.Float64() - 0.5)
-		}
-		for x := range bm {
-			bm[x] = T(rng.Float64() - 0.5)
-		}
+		a := randomReals[T](rng, A*B*depth)
+		bm := randomReals[T](rng, depth*Cn*D)
 		views := [3]View{
 			{Len: len(a), Shape: []int{A, B, depth}},
 			{Len: len(bm), Shape: []int{depth, Cn, D}},

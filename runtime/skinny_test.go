@@ -251,14 +251,8 @@ func checkTallDirect[T real](t *testing.T, tol float64, pad bool) {
 	if pad && !fetch && canPrefetch && fits {
 		t.Fatalf("%s: the padded layout fetches nothing ahead", name)
 	}
-	a := make([]T, E*A*Dp)
-	b := make([]T, Cn*E)
-	for x := range a {
-		a[x] = T(rng.Float64() - 0.5)
-	}
-	for x := range b {
-		b[x] = T(rng.Float64() - 0.5)
-	}
+	a := randomReals[T](rng, E*A*Dp)
+	b := randomReals[T](rng, Cn*E)
 	// A's a runs backwards: A(e,a,d) at a[e·A·Dp + (A-1-a)·Dp + d].
 	aAt := func(e, ai, d int) T { return a[e*A*Dp+(A-1-ai)*Dp+d] }
 	views := [3]View{
@@ -345,4 +339,13 @@ func runOnPool[T real](t *testing.T, rng *rand.Rand, threads int, spec string, v
 		t.Fatal(err)
 	}
 	return c, c0
+}
+
+// randomReals is n reals drawn from rng, uniform in [-0.5, 0.5).
+func randomReals[T real](rng *rand.Rand, n int) []T {
+	x := make([]T, n)
+	for i := range x {
+		x[i] = T(rng.Float64() - 0.5)
+	}
+	return x
 }
