@@ -111,9 +111,9 @@ func maps(g *x86.Gen) {
 
 // prefetchMaps requests, for the tile's rows, C's lines of the columns
 // x86.RunsAhead slivers on (x86.Gen.PrefetchRowAhead): at a depth of 24,
-// lines requested for the tile's own columns arrive too late. A vector's high half mostly lies in the
-// line of its low half or of the next vector's, so the low halves and the
-// last high half are requested.
+// lines requested for the tile's own columns arrive too late. A vector's
+// high half mostly lies in the line of its low half or of the next
+// vector's, so the low halves and the last high half are requested.
 func prefetchMaps(g *x86.Gen, p plan, rows, cols reg.Register) {
 	for v := 0; v < p.mv; v++ {
 		g.PrefetchRowAhead(rows, cols, x86.RowMapWords*v, 0)

@@ -38,9 +38,8 @@ func (g *Gen) BeginMaps(doc ...string) {
 // (one sliver's map). The driver runs an MC block's tiles in groups of
 // slivers, each tile of a row across the group before the next row
 // (runtime/grouped.go), so those lines are wanted once the group's other
-// slivers are done, a few calls later. Prefetches never fault, so the word
-// may hold anything; the driver pads the block's maps with one more. It
-// clobbers T0 and T2.
+// slivers are done. Prefetches never fault, so the word may hold anything;
+// the driver pads the block's maps with one more. It clobbers T0 and T2.
 func (g *Gen) PrefetchNextRows(rows, cols reg.Register, next, word int, disps ...int) {
 	c := g.Ctx
 	c.MOVQ(Mem(rows, 8*(next+word)), T0)
