@@ -501,7 +501,7 @@ func (c *call) macroKernel(sc *scatter, bufs workspace.WorkerBufs, panel []byte,
 		for t := 0; t < mSl; t++ {
 			// Whether this tile streams: a tile of its own (perTile) of the
 			// column kernel, and a tile streamTile takes.
-			_, m := c.tileM.span(t, mc)
+			i, m := c.tileM.span(t, mc)
 			cp := (*byte)(unsafe.Add(cBase, cCol*int64(c.tsize)))
 			streams := stream && c.mapsFn == nil && direct && cbs != 0 &&
 				(int(sc.tileEnd[t]) > t+1 || c.columnTile(sc, t)) && c.streamTile(sc, t, m, n, unsafe.Pointer(cp), cbs)
@@ -544,7 +544,6 @@ func (c *call) macroKernel(sc *scatter, bufs workspace.WorkerBufs, panel []byte,
 				t = e - 1
 				continue
 			}
-			i, m := c.tileM.span(t, mc)
 			ap := &bufs.A[t*sliverA]
 			rbs := sc.cRowBS[t]
 			// A full strided tile is written by the kernel itself. A complex
