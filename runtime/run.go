@@ -307,16 +307,19 @@ func (c *call) chooseTeam() {
 	}
 	// MC and NC count rows and columns: as many slivers as the cache
 	// sizes allow, in whole runs when the slivers follow runs.
-	mcMax := kb.MC
+	mcMax, ncMax := kb.MC, kb.NC
 	if len(p.M.Dims) > 0 && p.M.Dims[0].S[opC] == 1 && p.M.Cross == 0 {
 		mcMax = shallowMC(kb.MC, kb.KC, kc*c.cf)
+	}
+	if gathersA(p) && p.M.Cross == 0 {
+		ncMax = shallowNC(kb.NC, kb.KC, kc*c.cf)
 	}
 	c.blk = blocking{
 		MR: mr,
 		NR: nr,
 		MC: balance(p.M.Size, maxRows(c.tileM, mcMax/c.cf/mr), c.tileM.block()),
 		KC: kc,
-		NC: balance(p.N.Size, maxRows(c.tileN, kb.NC/nr), c.tileN.block()),
+		NC: balance(p.N.Size, maxRows(c.tileN, ncMax/nr), c.tileN.block()),
 	}
 	// A group ordered for the cross-sliver packer: MC blocks of whole
 	// groups of slivers, so that none is packed by a partial group. A
@@ -396,6 +399,27 @@ func shallowMC(mc, kcMax, kc int) int {
 
 // MaxShallowMC bounds shallowMC's factor on the table's MC.
 const MaxShallowMC = 8
+
+// shallowNC is the largest NC (in columns) at a depth of kc reals when A's
+// blocks are gathered element by element (gathersA; not a group the
+// cross-sliver packer takes): the table's NC is for its KC, and B's panel
+// of KC×NC reals is what the L3 share holds, so a shallower panel may hold
+// more columns, up to MaxShallowNC times NC. Each NC panel packs every
+// block of A again, and a gather costs far more than the assembly
+// packers' copy: TCCG's ccsd_t contractions (depth 24, A gathered, four or
+// five panels of the table's NC) then pack A once, and over their nine
+// cases ran 1.03–1.05 times as fast at float32 and 1.00–1.04 at float64 on
+// one thread, 1.04–1.08 and 1.05–1.07 on two (geometric means of their
+// ratios to GEMM, two runs in turns). A's copied blocks keep the table's
+// NC: at that depth a GEMM's B panel stays in L2 beside A's block, and
+// float32 GEMM 9600×9600×24 ran 0.9 times as fast with NC four times
+// wider, its panel in L3.
+func shallowNC(nc, kcMax, kc int) int {
+	return nc * min(MaxShallowNC, max(1, kcMax/max(kc, 1)))
+}
+
+// MaxShallowNC bounds shallowNC's factor on the table's NC.
+const MaxShallowNC = 8
 
 // gathersA reports whether the packed A blocks are gathered element by
 // element: A has a unit step neither along M's leading dim nor along K's.

@@ -69,7 +69,8 @@ func writeInfo(w io.Writer) {
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "kernels   per element type, the kernel of path %s and its blocking in elements\n", tcontract.ISA())
 	fmt.Fprintf(w, "          (MC, KC, NC are the largest blocks; each call balances them to its shape,\n")
-	fmt.Fprintf(w, "          and a shallow one whose C rows run adjacent takes MC up to %d times taller)\n", runtime.MaxShallowMC)
+	fmt.Fprintf(w, "          a shallow one whose C rows run adjacent takes MC up to %d times taller,\n", runtime.MaxShallowMC)
+	fmt.Fprintf(w, "          and one whose A is gathered element by element NC up to %d times wider)\n", runtime.MaxShallowNC)
 	for _, t := range spec.Types {
 		b := runtime.BlockingOf(t)
 		form := "assembly"
