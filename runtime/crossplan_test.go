@@ -331,44 +331,6 @@ func TestCrossGroupTallerThanMC(t *testing.T) {
 	}
 }
 
-// A shallow product whose C rows of M's fastest dim are adjacent takes MC
-// blocks up to MaxShallowMC times the table's MC (shallowMC), so that each
-// pass of a B sliver writes long pieces of C's columns; at the table's
-// depth, with C's rows strided, or for a group the cross-sliver packer
-// takes, MC stays the table's.
-func TestShallowMC(t *testing.T) {
-	k, _ := KernelFor("float64")
-	testBlocks = &blocks{MC: 160, KC: 384, NC: 1362}
-	defer func() { testBlocks = nil }()
-	p := NewPool(1)
-	defer p.Close()
-	for _, tc := range []struct {
-		name   string
-		m      Group
-		depth  int
-		longer bool
-	}{
-		{"adjacent rows, depth 24", groupOf(Dim{Ext: 4096, S: [3]int{opA: 1, opC: 1}}), 24, true},
-		{"adjacent rows, depth 384", groupOf(Dim{Ext: 4096, S: [3]int{opA: 1, opC: 1}}), 384, false},
-		{"rows in runs, depth 24", groupOf(Dim{Ext: 64, S: [3]int{opA: 1, opC: 1}}, Dim{Ext: 64, S: [3]int{opA: 64, opC: 1 << 16}}), 24, true},
-		{"rows strided, depth 24", groupOf(Dim{Ext: 4096, S: [3]int{opA: 1, opC: 1200}}), 24, false},
-		{"packed across slivers, depth 24", crossGroup(), 24, false},
-	} {
-		c := realCall(p, 1, k, 8)
-		c.plan = &Plan{Batch: Group{Size: 1}, M: tc.m,
-			N: groupOf(Dim{Ext: 1200, S: [3]int{opB: 1, opC: 4096}}),
-			K: groupOf(Dim{Ext: tc.depth, S: [3]int{opA: 4096, opB: 1200}})}
-		c.chooseTeam()
-		p.release(c)
-		if c.direct {
-			t.Fatalf("%s: direct path; want the packed one", tc.name)
-		}
-		if got := c.blk.MC > 4*160; got != tc.longer || c.blk.MC > MaxShallowMC*160 {
-			t.Errorf("%s: MC %d; want it longer than 4×160: %v, and at most %d", tc.name, c.blk.MC, tc.longer, MaxShallowMC*160)
-		}
-	}
-}
-
 // crossGroup is M of C's unit dim (a tile of rows) then A's unit dim, led
 // by those rows for the cross-sliver packer.
 func crossGroup() Group {
