@@ -394,7 +394,13 @@ func (c *call) chooseTeam() {
 // A group packed across slivers keeps its own rule (whole lane groups in
 // the L2 share, below), and so the table's MC.
 func shallowMC(mc, kcMax, kc int) int {
-	return mc * min(MaxShallowMC, max(1, kcMax/max(kc, 1)))
+	return mc * shallowFactor(kcMax, kc, MaxShallowMC)
+}
+
+// shallowFactor is how many times the table's block a depth of kc reals
+// may take, against the table's kcMax: kcMax/kc, from 1 to most.
+func shallowFactor(kcMax, kc, most int) int {
+	return min(most, max(1, kcMax/max(kc, 1)))
 }
 
 // MaxShallowMC bounds shallowMC's factor on the table's MC.
@@ -415,7 +421,7 @@ const MaxShallowMC = 8
 // float32 GEMM 9600×9600×24 ran 0.9 times as fast with NC four times
 // wider, its panel in L3.
 func shallowNC(nc, kcMax, kc int) int {
-	return nc * min(MaxShallowNC, max(1, kcMax/max(kc, 1)))
+	return nc * shallowFactor(kcMax, kc, MaxShallowNC)
 }
 
 // MaxShallowNC bounds shallowNC's factor on the table's NC.

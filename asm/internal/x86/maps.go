@@ -41,15 +41,7 @@ func (g *Gen) BeginMaps(doc ...string) {
 // slivers are done. Prefetches never fault, so the word may hold anything;
 // the driver pads the block's maps with one more. It clobbers T0 and T2.
 func (g *Gen) PrefetchNextRows(rows, cols reg.Register, next, word int, disps ...int) {
-	c := g.Ctx
-	c.MOVQ(Mem(rows, 8*(next+word)), T0)
-	c.ADDQ(C, T0)
-	for j := 0; j < g.K.NR; j++ {
-		c.MOVQ(Mem(cols, 8*j), T2)
-		for _, d := range disps {
-			c.PREFETCHT1(Mem(T0, d).Idx(T2, 1))
-		}
-	}
+	g.prefetchRows(rows, cols, next+word, 0, disps)
 }
 
 // PrefetchRowAhead requests into L2 (PREFETCHT1), at each displacement in
@@ -61,12 +53,18 @@ func (g *Gen) PrefetchNextRows(rows, cols reg.Register, next, word int, disps ..
 // words past a panel's last column may hold anything readable. It
 // clobbers T0 and T2.
 func (g *Gen) PrefetchRowAhead(rows, cols reg.Register, word int, disps ...int) {
+	g.prefetchRows(rows, cols, word, RunsAhead*g.K.NR, disps)
+}
+
+// prefetchRows requests into L2 (PREFETCHT1), at each displacement in
+// disps, the lines of C that the row-map word rows[word] starts in, in the
+// NR columns cols[col+j]. It clobbers T0 and T2.
+func (g *Gen) prefetchRows(rows, cols reg.Register, word, col int, disps []int) {
 	c := g.Ctx
-	ahead := 8 * RunsAhead * g.K.NR
 	c.MOVQ(Mem(rows, 8*word), T0)
 	c.ADDQ(C, T0)
 	for j := 0; j < g.K.NR; j++ {
-		c.MOVQ(Mem(cols, ahead+8*j), T2)
+		c.MOVQ(Mem(cols, 8*(col+j)), T2)
 		for _, d := range disps {
 			c.PREFETCHT1(Mem(T0, d).Idx(T2, 1))
 		}
