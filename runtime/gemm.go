@@ -271,13 +271,9 @@ func (c *call) packB(panel []byte, bBase unsafe.Pointer, sc *scatter, kB []int64
 		return
 	}
 	if pk := c.kern.PackB; pk != nil && c.cf == 1 {
-		c.packSlivers(pk, panel, bBase, c.tileN, nc, s0, s1, sliver, c.nrR, sc.bCol, sc.bColBS, kB, kStride, func(s int) {
+		c.packSlivers(pk, c.ops.PackB, panel, bBase, c.tileN, nc, s0, s1, sliver, c.nrR, sc.bCol, sc.bColBS, kB, kStride, c.alphaB, func(s int) bool {
 			j, w := c.tileN.span(s, nc)
-			if c.alphaB == nil && c.copyPieces(panel[s*sliver:(s+1)*sliver], bBase, sc.bCol[j:j+w], kB, c.nrR) {
-				return
-			}
-			c.ops.PackB(&panel[s*sliver], (*byte)(bBase), b.NR, w, kc,
-				sc.bCol[j:j+w], sc.bColBS[s:s+1], kB, kStride, c.alphaB)
+			return c.alphaB == nil && c.copyPieces(panel[s*sliver:(s+1)*sliver], bBase, sc.bCol[j:j+w], kB, c.nrR)
 		})
 		return
 	}
@@ -314,19 +310,13 @@ func (c *call) packA(dst []byte, aBase unsafe.Pointer, sc *scatter, kA []int64, 
 	}
 	if pk := c.kern.PackA; pk != nil && c.cf == 1 {
 		done := c.packCross(dst, aBase, sc, kA, kStride, mc, kc)
-		c.packSlivers(pk, dst, aBase, c.tileM, mc, 0, mSl, sliver, c.mrR, sc.aRow, sc.aRowBS, kA, kStride, func(t int) {
+		c.packSlivers(pk, c.ops.PackA, dst, aBase, c.tileM, mc, 0, mSl, sliver, c.mrR, sc.aRow, sc.aRowBS, kA, kStride, nil, func(t int) bool {
 			if done&(1<<t) != 0 {
-				return
+				return true
 			}
 			i, h := c.tileM.span(t, mc)
-			if c.copyPieces(dst[t*sliver:(t+1)*sliver], aBase, sc.aRow[i:i+h], kA, c.mrR) {
-				return
-			}
-			if kStride == 0 && c.packDepthCross(dst[t*sliver:(t+1)*sliver], aBase, sc.aRow[i:i+h], sc.aRowBS[t:t+1], kA) {
-				return
-			}
-			c.ops.PackA(&dst[t*sliver], (*byte)(aBase), b.MR, h, kc,
-				sc.aRow[i:i+h], sc.aRowBS[t:t+1], kA, kStride, nil)
+			return c.copyPieces(dst[t*sliver:(t+1)*sliver], aBase, sc.aRow[i:i+h], kA, c.mrR) ||
+				kStride == 0 && c.packDepthCross(dst[t*sliver:(t+1)*sliver], aBase, sc.aRow[i:i+h], sc.aRowBS[t:t+1], kA)
 		})
 		return done == 1<<mSl-1
 	}
@@ -359,26 +349,6 @@ func (c *call) packRuns(pk kernels.PackFunc, dst []byte, base unsafe.Pointer, t 
 			pk(&dst[s*sliver+p0*c.cf*w*c.rsize], (*byte)(src), rows, p1-p0, int(cf*bs[s]), int(cf*step))
 		}
 		p0 = p1
-	}
-}
-
-// packSlivers packs slivers [s0, s1) in runs of like slivers: those the
-// assembly packer pk is fast for (fastRuns) through it, each of the others
-// through typed(s). A sliver straddling two runs of its group has no
-// single step and is gathered, but its block's other slivers need not be.
-func (c *call) packSlivers(pk kernels.PackFunc, dst []byte, base unsafe.Pointer, t tiling, n, s0, s1, sliver, w int, off, bs, k []int64, kStride int64, typed func(s int)) {
-	for s := s0; s < s1; {
-		e := s
-		for e < s1 && fastRuns(bs[e:e+1], k, kStride) {
-			e++
-		}
-		if e == s {
-			typed(s)
-			s++
-			continue
-		}
-		c.packRuns(pk, dst, base, t, n, s, e, sliver, w, off, bs, k, kStride)
-		s = e
 	}
 }
 

@@ -12,23 +12,33 @@ import (
 // in two or more pieces) beside slivers it packs in assembly, and a sliver
 // of pieces too short to copy, exactly as a plain gather would: every row
 // of every sliver, padding rows zero, for A and B, each real type, unit and
-// strided depth.
+// strided depth, a block of a few slivers and one of more than the 64 that
+// packSlivers gathers together, each sliver whole and (gatherBytes
+// lowered) the depth in ranges of gatherSteps.
 func TestDriverPacksPieces(t *testing.T) {
 	for _, name := range []string{"float32", "float64"} {
 		ops := typed.OpsByName(name)
 		for _, sideB := range []bool{false, true} {
 			for _, run := range []int{20, 3, 45} {
 				for _, kStep := range []int64{1, 37} {
-					t.Run(fmt.Sprintf("%s/B=%v/run%d/k%d", name, sideB, run, kStep), func(t *testing.T) {
-						checkDriverPack(t, ops, sideB, run, kStep)
-					})
+					for _, slivers := range []int{3, 70} {
+						for _, ranges := range []bool{false, true} {
+							t.Run(fmt.Sprintf("%s/B=%v/run%d/k%d/s%d/ranges=%v", name, sideB, run, kStep, slivers, ranges), func(t *testing.T) {
+								if ranges {
+									defer func(f func() int) { gatherBytes = f }(gatherBytes)
+									gatherBytes = func() int { return 0 }
+								}
+								checkDriverPack(t, ops, sideB, run, kStep, slivers)
+							})
+						}
+					}
 				}
 			}
 		}
 	}
 }
 
-func checkDriverPack(t *testing.T, ops *typed.Ops, sideB bool, run int, kStep int64) {
+func checkDriverPack(t *testing.T, ops *typed.Ops, sideB bool, run int, kStep int64, full int) {
 	c := &call{ops: ops}
 	c.mainKern, c.mainFn = KernelFor(ops.Type.Real)
 	c.kern, c.fn = c.mainKern, c.mainFn
@@ -40,7 +50,7 @@ func checkDriverPack(t *testing.T, ops *typed.Ops, sideB bool, run int, kStep in
 	}
 	// n rows in runs of run adjacent elements, runs 1000 apart; kc depth
 	// steps kStep apart (1: the rows' elements transposed, else strided).
-	n, kc := 3*w+5, 11
+	n, kc := full*w+5, 2*gatherSteps+3
 	off := make([]int64, n)
 	for i := range off {
 		off[i] = int64(i/run*1000 + i%run)
