@@ -38,9 +38,9 @@ var gatherBytes = func() int { return Caches().L2 / 2 }
 // (gatherSlivers). A sliver straddling two runs of its group has no single
 // step and is gathered, but its block's other slivers need not be.
 func (c *call) packSlivers(pk kernels.PackFunc, typed typedPack, dst []byte, base unsafe.Pointer, t tiling, n, s0, s1, sliver, w int, off, bs, k []int64, kStride int64, alpha *byte, special func(s int) bool) {
-	// Slivers win+i, for each bit i of mask, wait for typed: one at a
-	// time unless a sliver's lines are too many to stay in L2 until the
-	// next one reads them.
+	// Each sliver whole, unless its lines are too many to stay in L2 until
+	// the next one reads them: then slivers win+i, for each bit i of mask,
+	// wait to be packed together.
 	ranges := w*len(k)*lineBytes >= gatherBytes()
 	win, mask := s0, uint64(0)
 	for s := s0; s < s1; {
@@ -57,7 +57,12 @@ func (c *call) packSlivers(pk kernels.PackFunc, typed typedPack, dst []byte, bas
 			s++
 			continue
 		}
-		if mask != 0 && (!ranges || s-win >= 64) {
+		if !ranges {
+			c.gatherSlivers(typed, dst, base, t, n, sliver, w, off, bs, k, kStride, alpha, s, 1)
+			s++
+			continue
+		}
+		if s-win >= 64 {
 			c.gatherSlivers(typed, dst, base, t, n, sliver, w, off, bs, k, kStride, alpha, win, mask)
 			mask = 0
 		}
