@@ -14,10 +14,13 @@ import (
 )
 
 // TestBenchSignal: Ctrl-C (SIGINT) in the middle of a suite stops it after
-// the unit in flight, prints what was measured, and exits 130.
+// the unit in flight, prints what was measured, and exits 130. The 12
+// units after the first take 150 ms each at least, so the signal has
+// nearly two seconds to arrive before the suite could end on its own,
+// even on a loaded machine.
 func TestBenchSignal(t *testing.T) {
 	cmd := mainCmd(t, nil, "bench", "-types", "float64", "-threads", "1", "-sizes", "8,9,10,11,12,13,14,15,16,17,18,19,20",
-		"-cases", "none", "-reps", "1", "-time", "40ms", "-format", "json", "-progress", "on")
+		"-cases", "none", "-reps", "1", "-time", "150ms", "-format", "json", "-progress", "on")
 	var stdout bytes.Buffer
 	cmd.Stdout = &stdout
 	pr, err := cmd.StderrPipe()
