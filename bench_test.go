@@ -110,13 +110,50 @@ func BenchmarkGemm(b *testing.B) {
 	}
 }
 
-// BenchmarkCallOverhead: what a call costs beyond its arithmetic, on
-// products of one element and of 8×8×8 (validation, the plan cache's hit,
-// binding, the choice of path), float32 on the default pool.
+// BenchmarkCallOverhead: what a call costs beyond its arithmetic
+// (validation, the plan cache's hit, binding, the choice of path), float32
+// on one thread: GEMMs of one element and of 8×8×8, a permuted
+// contraction of 4⁴ elements (A's free dim strided in C), and 16 batched
+// 8×8×8 products.
+//
+// The batched figure depends on where the three operands (4 KiB each)
+// lie: at the same offset within a 4 KiB page, as separate allocations of
+// that size are, one call took 3.2–3.9 µs on Zen 5; laid 1 and 2 KiB apart
+// in one slice, 0.70–0.75 µs. Float32 GEMM 32³ on operands laid the same
+// two ways ran at 91 and 165 GFLOP/s; 16³, 64³ and 128³ were level. The
+// cause is not known: the same low 12 address bits on B's loads and C's
+// stores (4K aliasing) would fit, but a full fence after each column tile
+// left 32³ at 91.
 func BenchmarkCallOverhead(b *testing.B) {
 	for _, n := range []int{1, 8} {
 		b.Run(fmt.Sprintf("gemm/%dx%dx%d", n, n, n), func(b *testing.B) { benchGemm[float32](b, n, n, n, 1) })
 	}
+	b.Run("contract/ea,ebcd->abcd/4", func(b *testing.B) {
+		benchSmallContract[float32](b, "ea,ebcd->abcd", [3][]int{{4, 4}, {4, 4, 4, 4}, {4, 4, 4, 4}}, 2*4*4*4*4*4)
+	})
+	b.Run("contract/bij,bjk->bik/16x8x8x8", func(b *testing.B) {
+		benchSmallContract[float32](b, "bij,bjk->bik", [3][]int{{16, 8, 8}, {16, 8, 8}, {16, 8, 8}}, 2*16*8*8*8)
+	})
+}
+
+// benchSmallContract times spec on one thread over dense operands of the
+// given shapes (A, B, C); flops is its real flop count.
+func benchSmallContract[T tc.Scalar](b *testing.B, spec string, shapes [3][]int, flops float64) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	a, bb, c := randTensor[T](rng, shapes[0]...), randTensor[T](rng, shapes[1]...), randTensor[T](rng, shapes[2]...)
+	p := poolOf(1)
+	ops := typed.OpsOf[T]()
+	peakOf(ops.Type.Real, 1)
+	if err := tc.Contract(spec, 1, a, bb, 0, c, tc.WithPool(p)); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := tc.Contract(spec, 1, a, bb, 0, c, tc.WithPool(p)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	report(b, flops, ops.Type.Real, 1)
 }
 
 func benchContract[T tc.Scalar](b *testing.B, cs tccg.Case, threads int) {
