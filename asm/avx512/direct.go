@@ -63,22 +63,22 @@ func direct(g *x86.Gen) {
 	g.ScalarIs(x86.Mem(x86.T1, 0), one, "pre1")
 	beta := scratch[0]
 	o.Bcast(x86.Mem(x86.T1, 0), beta)
-	columns := func(each func(v, j int, mem operand.Mem)) {
+	// A short tile's vectors past m are neither loaded nor, after the
+	// loop, stored (x86.Gen.ShortColumns), so their accumulators may keep
+	// any value.
+	columns := func(prefix string, each func(v, j int, mem operand.Mem)) {
 		c.MOVQ(x86.C, x86.T0)
-		for j := 0; j < p.nr; j++ {
+		g.ShortColumns(prefix, x86.T0, "preset", false, func(j int, skip func(v int)) {
 			g.ColumnGuard(j, "preset")
 			for v := 0; v < p.mv; v++ {
+				skip(v)
 				each(v, j, x86.Mem(x86.T0, 64*v))
 			}
-			if j+1 < p.nr {
-				c.ADDQ(x86.CSC, x86.T0)
-			}
-		}
-		c.JMP(operand.LabelRef("preset"))
+		})
 	}
-	columns(func(v, j int, mem operand.Mem) { o.MulZ(mem, beta, x86.Opmask(v+1), p.acc(v, j)) })
+	columns("prebeta", func(v, j int, mem operand.Mem) { o.MulZ(mem, beta, x86.Opmask(v+1), p.acc(v, j)) })
 	c.Label("pre1")
-	columns(func(v, j int, mem operand.Mem) { o.MovZ(mem, x86.Opmask(v+1), p.acc(v, j)) })
+	columns("preone", func(v, j int, mem operand.Mem) { o.MovZ(mem, x86.Opmask(v+1), p.acc(v, j)) })
 	c.Label("pre0")
 	for j := 0; j < p.nr; j++ {
 		for v := 0; v < p.mv; v++ {
@@ -123,16 +123,14 @@ func direct(g *x86.Gen) {
 	c.TESTQ(x86.Mode, x86.Mode)
 	c.JZ(operand.LabelRef("epilogue"))
 	c.Load(c.Param("n"), x86.N)
-	for j := 0; j < p.nr; j++ {
+	c.Load(c.Param("m"), x86.M)
+	g.ShortColumns("stores", x86.C, "done", false, func(j int, skip func(v int)) {
 		g.ColumnGuard(j, "done")
 		for v := 0; v < p.mv; v++ {
+			skip(v)
 			o.Mov(p.acc(v, j), x86.Opmask(v+1), x86.Mem(x86.C, 64*v))
 		}
-		if j+1 < p.nr {
-			c.ADDQ(x86.CSC, x86.C)
-		}
-	}
-	c.JMP(operand.LabelRef("done"))
+	})
 	c.Label("epilogue")
 	epilogue(g, p, o, func() { g.NextDirectTile(tiles) })
 }

@@ -161,19 +161,21 @@ func epilogue(g *x86.Gen, p plan, o x86.Ops, next func()) {
 	g.BetaIsOne("beta1")
 	o.Bcast(x86.Mem(x86.T1, 0), beta)
 	columns := func(label string, each func(v, j int, mem operand.Mem, k reg.Physical)) {
+		prefix := label
 		if label != "" {
 			c.Label(label)
+		} else {
+			prefix = "betan"
 		}
-		for j := 0; j < p.nr; j++ {
+		g.ShortColumns(prefix, x86.C, "done", true, func(j int, skip func(v int)) {
 			g.ColumnGuard(j, "done")
 			for v := 0; v < p.mv; v++ {
+				skip(v)
 				mem := x86.Mem(x86.C, 64*v)
 				each(v, j, mem, x86.Opmask(v+1))
 				o.Mov(p.acc(v, j), x86.Opmask(v+1), mem)
 			}
-			c.ADDQ(x86.CSC, x86.C)
-		}
-		c.JMP(operand.LabelRef("done"))
+		})
 	}
 	columns("", func(v, j int, mem operand.Mem, k reg.Physical) {
 		o.Mul(mem, beta, k, tmp) // masked: no fault on rows past m

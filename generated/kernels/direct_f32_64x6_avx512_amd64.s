@@ -126,6 +126,8 @@ preload:
 	JE           pre1
 	VBROADCASTSS (BX), Z24
 	MOVQ         R8, AX
+	CMPQ         R11, $0x00000040
+	JLT          prebetashort
 	TESTQ        R12, R12
 	JLE          preset
 	VMULPS.Z     (AX), Z24, K1, Z0
@@ -169,8 +171,102 @@ preload:
 	VMULPS.Z     192(AX), Z24, K4, Z23
 	JMP          preset
 
+prebetashort:
+	TESTQ    R12, R12
+	JLE      preset
+	VMULPS.Z (AX), Z24, K1, Z0
+	CMPQ     R11, $0x00000010
+	JLE      prebetac0
+	VMULPS.Z 64(AX), Z24, K2, Z1
+	CMPQ     R11, $0x00000020
+	JLE      prebetac0
+	VMULPS.Z 128(AX), Z24, K3, Z2
+	CMPQ     R11, $0x00000030
+	JLE      prebetac0
+	VMULPS.Z 192(AX), Z24, K4, Z3
+
+prebetac0:
+	ADDQ     R10, AX
+	CMPQ     R12, $0x00000001
+	JLE      preset
+	VMULPS.Z (AX), Z24, K1, Z4
+	CMPQ     R11, $0x00000010
+	JLE      prebetac1
+	VMULPS.Z 64(AX), Z24, K2, Z5
+	CMPQ     R11, $0x00000020
+	JLE      prebetac1
+	VMULPS.Z 128(AX), Z24, K3, Z6
+	CMPQ     R11, $0x00000030
+	JLE      prebetac1
+	VMULPS.Z 192(AX), Z24, K4, Z7
+
+prebetac1:
+	ADDQ     R10, AX
+	CMPQ     R12, $0x00000002
+	JLE      preset
+	VMULPS.Z (AX), Z24, K1, Z8
+	CMPQ     R11, $0x00000010
+	JLE      prebetac2
+	VMULPS.Z 64(AX), Z24, K2, Z9
+	CMPQ     R11, $0x00000020
+	JLE      prebetac2
+	VMULPS.Z 128(AX), Z24, K3, Z10
+	CMPQ     R11, $0x00000030
+	JLE      prebetac2
+	VMULPS.Z 192(AX), Z24, K4, Z11
+
+prebetac2:
+	ADDQ     R10, AX
+	CMPQ     R12, $0x00000003
+	JLE      preset
+	VMULPS.Z (AX), Z24, K1, Z12
+	CMPQ     R11, $0x00000010
+	JLE      prebetac3
+	VMULPS.Z 64(AX), Z24, K2, Z13
+	CMPQ     R11, $0x00000020
+	JLE      prebetac3
+	VMULPS.Z 128(AX), Z24, K3, Z14
+	CMPQ     R11, $0x00000030
+	JLE      prebetac3
+	VMULPS.Z 192(AX), Z24, K4, Z15
+
+prebetac3:
+	ADDQ     R10, AX
+	CMPQ     R12, $0x00000004
+	JLE      preset
+	VMULPS.Z (AX), Z24, K1, Z16
+	CMPQ     R11, $0x00000010
+	JLE      prebetac4
+	VMULPS.Z 64(AX), Z24, K2, Z17
+	CMPQ     R11, $0x00000020
+	JLE      prebetac4
+	VMULPS.Z 128(AX), Z24, K3, Z18
+	CMPQ     R11, $0x00000030
+	JLE      prebetac4
+	VMULPS.Z 192(AX), Z24, K4, Z19
+
+prebetac4:
+	ADDQ     R10, AX
+	CMPQ     R12, $0x00000005
+	JLE      preset
+	VMULPS.Z (AX), Z24, K1, Z20
+	CMPQ     R11, $0x00000010
+	JLE      prebetac5
+	VMULPS.Z 64(AX), Z24, K2, Z21
+	CMPQ     R11, $0x00000020
+	JLE      prebetac5
+	VMULPS.Z 128(AX), Z24, K3, Z22
+	CMPQ     R11, $0x00000030
+	JLE      prebetac5
+	VMULPS.Z 192(AX), Z24, K4, Z23
+
+prebetac5:
+	JMP preset
+
 pre1:
 	MOVQ      R8, AX
+	CMPQ      R11, $0x00000040
+	JLT       preoneshort
 	TESTQ     R12, R12
 	JLE       preset
 	VMOVUPS.Z (AX), K1, Z0
@@ -213,6 +309,98 @@ pre1:
 	VMOVUPS.Z 128(AX), K3, Z22
 	VMOVUPS.Z 192(AX), K4, Z23
 	JMP       preset
+
+preoneshort:
+	TESTQ     R12, R12
+	JLE       preset
+	VMOVUPS.Z (AX), K1, Z0
+	CMPQ      R11, $0x00000010
+	JLE       preonec0
+	VMOVUPS.Z 64(AX), K2, Z1
+	CMPQ      R11, $0x00000020
+	JLE       preonec0
+	VMOVUPS.Z 128(AX), K3, Z2
+	CMPQ      R11, $0x00000030
+	JLE       preonec0
+	VMOVUPS.Z 192(AX), K4, Z3
+
+preonec0:
+	ADDQ      R10, AX
+	CMPQ      R12, $0x00000001
+	JLE       preset
+	VMOVUPS.Z (AX), K1, Z4
+	CMPQ      R11, $0x00000010
+	JLE       preonec1
+	VMOVUPS.Z 64(AX), K2, Z5
+	CMPQ      R11, $0x00000020
+	JLE       preonec1
+	VMOVUPS.Z 128(AX), K3, Z6
+	CMPQ      R11, $0x00000030
+	JLE       preonec1
+	VMOVUPS.Z 192(AX), K4, Z7
+
+preonec1:
+	ADDQ      R10, AX
+	CMPQ      R12, $0x00000002
+	JLE       preset
+	VMOVUPS.Z (AX), K1, Z8
+	CMPQ      R11, $0x00000010
+	JLE       preonec2
+	VMOVUPS.Z 64(AX), K2, Z9
+	CMPQ      R11, $0x00000020
+	JLE       preonec2
+	VMOVUPS.Z 128(AX), K3, Z10
+	CMPQ      R11, $0x00000030
+	JLE       preonec2
+	VMOVUPS.Z 192(AX), K4, Z11
+
+preonec2:
+	ADDQ      R10, AX
+	CMPQ      R12, $0x00000003
+	JLE       preset
+	VMOVUPS.Z (AX), K1, Z12
+	CMPQ      R11, $0x00000010
+	JLE       preonec3
+	VMOVUPS.Z 64(AX), K2, Z13
+	CMPQ      R11, $0x00000020
+	JLE       preonec3
+	VMOVUPS.Z 128(AX), K3, Z14
+	CMPQ      R11, $0x00000030
+	JLE       preonec3
+	VMOVUPS.Z 192(AX), K4, Z15
+
+preonec3:
+	ADDQ      R10, AX
+	CMPQ      R12, $0x00000004
+	JLE       preset
+	VMOVUPS.Z (AX), K1, Z16
+	CMPQ      R11, $0x00000010
+	JLE       preonec4
+	VMOVUPS.Z 64(AX), K2, Z17
+	CMPQ      R11, $0x00000020
+	JLE       preonec4
+	VMOVUPS.Z 128(AX), K3, Z18
+	CMPQ      R11, $0x00000030
+	JLE       preonec4
+	VMOVUPS.Z 192(AX), K4, Z19
+
+preonec4:
+	ADDQ      R10, AX
+	CMPQ      R12, $0x00000005
+	JLE       preset
+	VMOVUPS.Z (AX), K1, Z20
+	CMPQ      R11, $0x00000010
+	JLE       preonec5
+	VMOVUPS.Z 64(AX), K2, Z21
+	CMPQ      R11, $0x00000020
+	JLE       preonec5
+	VMOVUPS.Z 128(AX), K3, Z22
+	CMPQ      R11, $0x00000030
+	JLE       preonec5
+	VMOVUPS.Z 192(AX), K4, Z23
+
+preonec5:
+	JMP preset
 
 pre0:
 	VPXORD Z0, Z0, Z0
@@ -8989,6 +9177,9 @@ kdone:
 	TESTQ   R13, R13
 	JZ      epilogue
 	MOVQ    n+80(FP), R12
+	MOVQ    m+72(FP), R11
+	CMPQ    R11, $0x00000040
+	JLT     storesshort
 	TESTQ   R12, R12
 	JLE     done
 	VMOVUPS Z0, K1, (R8)
@@ -9032,6 +9223,98 @@ kdone:
 	VMOVUPS Z23, K4, 192(R8)
 	JMP     done
 
+storesshort:
+	TESTQ   R12, R12
+	JLE     done
+	VMOVUPS Z0, K1, (R8)
+	CMPQ    R11, $0x00000010
+	JLE     storesc0
+	VMOVUPS Z1, K2, 64(R8)
+	CMPQ    R11, $0x00000020
+	JLE     storesc0
+	VMOVUPS Z2, K3, 128(R8)
+	CMPQ    R11, $0x00000030
+	JLE     storesc0
+	VMOVUPS Z3, K4, 192(R8)
+
+storesc0:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000001
+	JLE     done
+	VMOVUPS Z4, K1, (R8)
+	CMPQ    R11, $0x00000010
+	JLE     storesc1
+	VMOVUPS Z5, K2, 64(R8)
+	CMPQ    R11, $0x00000020
+	JLE     storesc1
+	VMOVUPS Z6, K3, 128(R8)
+	CMPQ    R11, $0x00000030
+	JLE     storesc1
+	VMOVUPS Z7, K4, 192(R8)
+
+storesc1:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000002
+	JLE     done
+	VMOVUPS Z8, K1, (R8)
+	CMPQ    R11, $0x00000010
+	JLE     storesc2
+	VMOVUPS Z9, K2, 64(R8)
+	CMPQ    R11, $0x00000020
+	JLE     storesc2
+	VMOVUPS Z10, K3, 128(R8)
+	CMPQ    R11, $0x00000030
+	JLE     storesc2
+	VMOVUPS Z11, K4, 192(R8)
+
+storesc2:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000003
+	JLE     done
+	VMOVUPS Z12, K1, (R8)
+	CMPQ    R11, $0x00000010
+	JLE     storesc3
+	VMOVUPS Z13, K2, 64(R8)
+	CMPQ    R11, $0x00000020
+	JLE     storesc3
+	VMOVUPS Z14, K3, 128(R8)
+	CMPQ    R11, $0x00000030
+	JLE     storesc3
+	VMOVUPS Z15, K4, 192(R8)
+
+storesc3:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000004
+	JLE     done
+	VMOVUPS Z16, K1, (R8)
+	CMPQ    R11, $0x00000010
+	JLE     storesc4
+	VMOVUPS Z17, K2, 64(R8)
+	CMPQ    R11, $0x00000020
+	JLE     storesc4
+	VMOVUPS Z18, K3, 128(R8)
+	CMPQ    R11, $0x00000030
+	JLE     storesc4
+	VMOVUPS Z19, K4, 192(R8)
+
+storesc4:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000005
+	JLE     done
+	VMOVUPS Z20, K1, (R8)
+	CMPQ    R11, $0x00000010
+	JLE     storesc5
+	VMOVUPS Z21, K2, 64(R8)
+	CMPQ    R11, $0x00000020
+	JLE     storesc5
+	VMOVUPS Z22, K3, 128(R8)
+	CMPQ    R11, $0x00000030
+	JLE     storesc5
+	VMOVUPS Z23, K4, 192(R8)
+
+storesc5:
+	JMP done
+
 epilogue:
 	MOVQ         m+72(FP), R11
 	MOVQ         n+80(FP), R12
@@ -9055,6 +9338,8 @@ epilogue:
 	CMPL         (BX), $0x3f800000
 	JE           beta1
 	VBROADCASTSS (BX), Z25
+	CMPQ         R11, $0x00000040
+	JLT          betanshort
 	TESTQ        R12, R12
 	JLE          done
 	VMULPS       (R8), Z25, K1, Z26
@@ -9147,7 +9432,150 @@ epilogue:
 	ADDQ         R10, R8
 	JMP          done
 
+betanshort:
+	TESTQ       R12, R12
+	JLE         done
+	VMULPS      (R8), Z25, K1, Z26
+	VFMADD213PS Z26, Z24, Z0
+	VMOVUPS     Z0, K1, (R8)
+	CMPQ        R11, $0x00000010
+	JLE         betanc0
+	VMULPS      64(R8), Z25, K2, Z26
+	VFMADD213PS Z26, Z24, Z1
+	VMOVUPS     Z1, K2, 64(R8)
+	CMPQ        R11, $0x00000020
+	JLE         betanc0
+	VMULPS      128(R8), Z25, K3, Z26
+	VFMADD213PS Z26, Z24, Z2
+	VMOVUPS     Z2, K3, 128(R8)
+	CMPQ        R11, $0x00000030
+	JLE         betanc0
+	VMULPS      192(R8), Z25, K4, Z26
+	VFMADD213PS Z26, Z24, Z3
+	VMOVUPS     Z3, K4, 192(R8)
+
+betanc0:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000001
+	JLE         done
+	VMULPS      (R8), Z25, K1, Z26
+	VFMADD213PS Z26, Z24, Z4
+	VMOVUPS     Z4, K1, (R8)
+	CMPQ        R11, $0x00000010
+	JLE         betanc1
+	VMULPS      64(R8), Z25, K2, Z26
+	VFMADD213PS Z26, Z24, Z5
+	VMOVUPS     Z5, K2, 64(R8)
+	CMPQ        R11, $0x00000020
+	JLE         betanc1
+	VMULPS      128(R8), Z25, K3, Z26
+	VFMADD213PS Z26, Z24, Z6
+	VMOVUPS     Z6, K3, 128(R8)
+	CMPQ        R11, $0x00000030
+	JLE         betanc1
+	VMULPS      192(R8), Z25, K4, Z26
+	VFMADD213PS Z26, Z24, Z7
+	VMOVUPS     Z7, K4, 192(R8)
+
+betanc1:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000002
+	JLE         done
+	VMULPS      (R8), Z25, K1, Z26
+	VFMADD213PS Z26, Z24, Z8
+	VMOVUPS     Z8, K1, (R8)
+	CMPQ        R11, $0x00000010
+	JLE         betanc2
+	VMULPS      64(R8), Z25, K2, Z26
+	VFMADD213PS Z26, Z24, Z9
+	VMOVUPS     Z9, K2, 64(R8)
+	CMPQ        R11, $0x00000020
+	JLE         betanc2
+	VMULPS      128(R8), Z25, K3, Z26
+	VFMADD213PS Z26, Z24, Z10
+	VMOVUPS     Z10, K3, 128(R8)
+	CMPQ        R11, $0x00000030
+	JLE         betanc2
+	VMULPS      192(R8), Z25, K4, Z26
+	VFMADD213PS Z26, Z24, Z11
+	VMOVUPS     Z11, K4, 192(R8)
+
+betanc2:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000003
+	JLE         done
+	VMULPS      (R8), Z25, K1, Z26
+	VFMADD213PS Z26, Z24, Z12
+	VMOVUPS     Z12, K1, (R8)
+	CMPQ        R11, $0x00000010
+	JLE         betanc3
+	VMULPS      64(R8), Z25, K2, Z26
+	VFMADD213PS Z26, Z24, Z13
+	VMOVUPS     Z13, K2, 64(R8)
+	CMPQ        R11, $0x00000020
+	JLE         betanc3
+	VMULPS      128(R8), Z25, K3, Z26
+	VFMADD213PS Z26, Z24, Z14
+	VMOVUPS     Z14, K3, 128(R8)
+	CMPQ        R11, $0x00000030
+	JLE         betanc3
+	VMULPS      192(R8), Z25, K4, Z26
+	VFMADD213PS Z26, Z24, Z15
+	VMOVUPS     Z15, K4, 192(R8)
+
+betanc3:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000004
+	JLE         done
+	VMULPS      (R8), Z25, K1, Z26
+	VFMADD213PS Z26, Z24, Z16
+	VMOVUPS     Z16, K1, (R8)
+	CMPQ        R11, $0x00000010
+	JLE         betanc4
+	VMULPS      64(R8), Z25, K2, Z26
+	VFMADD213PS Z26, Z24, Z17
+	VMOVUPS     Z17, K2, 64(R8)
+	CMPQ        R11, $0x00000020
+	JLE         betanc4
+	VMULPS      128(R8), Z25, K3, Z26
+	VFMADD213PS Z26, Z24, Z18
+	VMOVUPS     Z18, K3, 128(R8)
+	CMPQ        R11, $0x00000030
+	JLE         betanc4
+	VMULPS      192(R8), Z25, K4, Z26
+	VFMADD213PS Z26, Z24, Z19
+	VMOVUPS     Z19, K4, 192(R8)
+
+betanc4:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000005
+	JLE         done
+	VMULPS      (R8), Z25, K1, Z26
+	VFMADD213PS Z26, Z24, Z20
+	VMOVUPS     Z20, K1, (R8)
+	CMPQ        R11, $0x00000010
+	JLE         betanc5
+	VMULPS      64(R8), Z25, K2, Z26
+	VFMADD213PS Z26, Z24, Z21
+	VMOVUPS     Z21, K2, 64(R8)
+	CMPQ        R11, $0x00000020
+	JLE         betanc5
+	VMULPS      128(R8), Z25, K3, Z26
+	VFMADD213PS Z26, Z24, Z22
+	VMOVUPS     Z22, K3, 128(R8)
+	CMPQ        R11, $0x00000030
+	JLE         betanc5
+	VMULPS      192(R8), Z25, K4, Z26
+	VFMADD213PS Z26, Z24, Z23
+	VMOVUPS     Z23, K4, 192(R8)
+
+betanc5:
+	ADDQ R10, R8
+	JMP  done
+
 beta1:
+	CMPQ        R11, $0x00000040
+	JLT         beta1short
 	TESTQ       R12, R12
 	JLE         done
 	VFMADD213PS (R8), Z24, K1, Z0
@@ -9216,7 +9644,126 @@ beta1:
 	ADDQ        R10, R8
 	JMP         done
 
+beta1short:
+	TESTQ       R12, R12
+	JLE         done
+	VFMADD213PS (R8), Z24, K1, Z0
+	VMOVUPS     Z0, K1, (R8)
+	CMPQ        R11, $0x00000010
+	JLE         beta1c0
+	VFMADD213PS 64(R8), Z24, K2, Z1
+	VMOVUPS     Z1, K2, 64(R8)
+	CMPQ        R11, $0x00000020
+	JLE         beta1c0
+	VFMADD213PS 128(R8), Z24, K3, Z2
+	VMOVUPS     Z2, K3, 128(R8)
+	CMPQ        R11, $0x00000030
+	JLE         beta1c0
+	VFMADD213PS 192(R8), Z24, K4, Z3
+	VMOVUPS     Z3, K4, 192(R8)
+
+beta1c0:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000001
+	JLE         done
+	VFMADD213PS (R8), Z24, K1, Z4
+	VMOVUPS     Z4, K1, (R8)
+	CMPQ        R11, $0x00000010
+	JLE         beta1c1
+	VFMADD213PS 64(R8), Z24, K2, Z5
+	VMOVUPS     Z5, K2, 64(R8)
+	CMPQ        R11, $0x00000020
+	JLE         beta1c1
+	VFMADD213PS 128(R8), Z24, K3, Z6
+	VMOVUPS     Z6, K3, 128(R8)
+	CMPQ        R11, $0x00000030
+	JLE         beta1c1
+	VFMADD213PS 192(R8), Z24, K4, Z7
+	VMOVUPS     Z7, K4, 192(R8)
+
+beta1c1:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000002
+	JLE         done
+	VFMADD213PS (R8), Z24, K1, Z8
+	VMOVUPS     Z8, K1, (R8)
+	CMPQ        R11, $0x00000010
+	JLE         beta1c2
+	VFMADD213PS 64(R8), Z24, K2, Z9
+	VMOVUPS     Z9, K2, 64(R8)
+	CMPQ        R11, $0x00000020
+	JLE         beta1c2
+	VFMADD213PS 128(R8), Z24, K3, Z10
+	VMOVUPS     Z10, K3, 128(R8)
+	CMPQ        R11, $0x00000030
+	JLE         beta1c2
+	VFMADD213PS 192(R8), Z24, K4, Z11
+	VMOVUPS     Z11, K4, 192(R8)
+
+beta1c2:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000003
+	JLE         done
+	VFMADD213PS (R8), Z24, K1, Z12
+	VMOVUPS     Z12, K1, (R8)
+	CMPQ        R11, $0x00000010
+	JLE         beta1c3
+	VFMADD213PS 64(R8), Z24, K2, Z13
+	VMOVUPS     Z13, K2, 64(R8)
+	CMPQ        R11, $0x00000020
+	JLE         beta1c3
+	VFMADD213PS 128(R8), Z24, K3, Z14
+	VMOVUPS     Z14, K3, 128(R8)
+	CMPQ        R11, $0x00000030
+	JLE         beta1c3
+	VFMADD213PS 192(R8), Z24, K4, Z15
+	VMOVUPS     Z15, K4, 192(R8)
+
+beta1c3:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000004
+	JLE         done
+	VFMADD213PS (R8), Z24, K1, Z16
+	VMOVUPS     Z16, K1, (R8)
+	CMPQ        R11, $0x00000010
+	JLE         beta1c4
+	VFMADD213PS 64(R8), Z24, K2, Z17
+	VMOVUPS     Z17, K2, 64(R8)
+	CMPQ        R11, $0x00000020
+	JLE         beta1c4
+	VFMADD213PS 128(R8), Z24, K3, Z18
+	VMOVUPS     Z18, K3, 128(R8)
+	CMPQ        R11, $0x00000030
+	JLE         beta1c4
+	VFMADD213PS 192(R8), Z24, K4, Z19
+	VMOVUPS     Z19, K4, 192(R8)
+
+beta1c4:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000005
+	JLE         done
+	VFMADD213PS (R8), Z24, K1, Z20
+	VMOVUPS     Z20, K1, (R8)
+	CMPQ        R11, $0x00000010
+	JLE         beta1c5
+	VFMADD213PS 64(R8), Z24, K2, Z21
+	VMOVUPS     Z21, K2, 64(R8)
+	CMPQ        R11, $0x00000020
+	JLE         beta1c5
+	VFMADD213PS 128(R8), Z24, K3, Z22
+	VMOVUPS     Z22, K3, 128(R8)
+	CMPQ        R11, $0x00000030
+	JLE         beta1c5
+	VFMADD213PS 192(R8), Z24, K4, Z23
+	VMOVUPS     Z23, K4, 192(R8)
+
+beta1c5:
+	ADDQ R10, R8
+	JMP  done
+
 beta0:
+	CMPQ    R11, $0x00000040
+	JLT     beta0short
 	TESTQ   R12, R12
 	JLE     done
 	VMULPS  Z24, Z0, Z0
@@ -9284,6 +9831,123 @@ beta0:
 	VMOVUPS Z23, K4, 192(R8)
 	ADDQ    R10, R8
 	JMP     done
+
+beta0short:
+	TESTQ   R12, R12
+	JLE     done
+	VMULPS  Z24, Z0, Z0
+	VMOVUPS Z0, K1, (R8)
+	CMPQ    R11, $0x00000010
+	JLE     beta0c0
+	VMULPS  Z24, Z1, Z1
+	VMOVUPS Z1, K2, 64(R8)
+	CMPQ    R11, $0x00000020
+	JLE     beta0c0
+	VMULPS  Z24, Z2, Z2
+	VMOVUPS Z2, K3, 128(R8)
+	CMPQ    R11, $0x00000030
+	JLE     beta0c0
+	VMULPS  Z24, Z3, Z3
+	VMOVUPS Z3, K4, 192(R8)
+
+beta0c0:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000001
+	JLE     done
+	VMULPS  Z24, Z4, Z4
+	VMOVUPS Z4, K1, (R8)
+	CMPQ    R11, $0x00000010
+	JLE     beta0c1
+	VMULPS  Z24, Z5, Z5
+	VMOVUPS Z5, K2, 64(R8)
+	CMPQ    R11, $0x00000020
+	JLE     beta0c1
+	VMULPS  Z24, Z6, Z6
+	VMOVUPS Z6, K3, 128(R8)
+	CMPQ    R11, $0x00000030
+	JLE     beta0c1
+	VMULPS  Z24, Z7, Z7
+	VMOVUPS Z7, K4, 192(R8)
+
+beta0c1:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000002
+	JLE     done
+	VMULPS  Z24, Z8, Z8
+	VMOVUPS Z8, K1, (R8)
+	CMPQ    R11, $0x00000010
+	JLE     beta0c2
+	VMULPS  Z24, Z9, Z9
+	VMOVUPS Z9, K2, 64(R8)
+	CMPQ    R11, $0x00000020
+	JLE     beta0c2
+	VMULPS  Z24, Z10, Z10
+	VMOVUPS Z10, K3, 128(R8)
+	CMPQ    R11, $0x00000030
+	JLE     beta0c2
+	VMULPS  Z24, Z11, Z11
+	VMOVUPS Z11, K4, 192(R8)
+
+beta0c2:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000003
+	JLE     done
+	VMULPS  Z24, Z12, Z12
+	VMOVUPS Z12, K1, (R8)
+	CMPQ    R11, $0x00000010
+	JLE     beta0c3
+	VMULPS  Z24, Z13, Z13
+	VMOVUPS Z13, K2, 64(R8)
+	CMPQ    R11, $0x00000020
+	JLE     beta0c3
+	VMULPS  Z24, Z14, Z14
+	VMOVUPS Z14, K3, 128(R8)
+	CMPQ    R11, $0x00000030
+	JLE     beta0c3
+	VMULPS  Z24, Z15, Z15
+	VMOVUPS Z15, K4, 192(R8)
+
+beta0c3:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000004
+	JLE     done
+	VMULPS  Z24, Z16, Z16
+	VMOVUPS Z16, K1, (R8)
+	CMPQ    R11, $0x00000010
+	JLE     beta0c4
+	VMULPS  Z24, Z17, Z17
+	VMOVUPS Z17, K2, 64(R8)
+	CMPQ    R11, $0x00000020
+	JLE     beta0c4
+	VMULPS  Z24, Z18, Z18
+	VMOVUPS Z18, K3, 128(R8)
+	CMPQ    R11, $0x00000030
+	JLE     beta0c4
+	VMULPS  Z24, Z19, Z19
+	VMOVUPS Z19, K4, 192(R8)
+
+beta0c4:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000005
+	JLE     done
+	VMULPS  Z24, Z20, Z20
+	VMOVUPS Z20, K1, (R8)
+	CMPQ    R11, $0x00000010
+	JLE     beta0c5
+	VMULPS  Z24, Z21, Z21
+	VMOVUPS Z21, K2, 64(R8)
+	CMPQ    R11, $0x00000020
+	JLE     beta0c5
+	VMULPS  Z24, Z22, Z22
+	VMOVUPS Z22, K3, 128(R8)
+	CMPQ    R11, $0x00000030
+	JLE     beta0c5
+	VMULPS  Z24, Z23, Z23
+	VMOVUPS Z23, K4, 192(R8)
+
+beta0c5:
+	ADDQ R10, R8
+	JMP  done
 
 strided:
 	VMULPS  Z24, Z0, Z0

@@ -100,6 +100,8 @@ preload:
 	JE           pre1
 	VBROADCASTSD (BX), Z12
 	MOVQ         R8, AX
+	CMPQ         R11, $0x00000010
+	JLT          prebetashort
 	TESTQ        R12, R12
 	JLE          preset
 	VMULPD.Z     (AX), Z12, K1, Z0
@@ -131,8 +133,66 @@ preload:
 	VMULPD.Z     64(AX), Z12, K2, Z11
 	JMP          preset
 
+prebetashort:
+	TESTQ    R12, R12
+	JLE      preset
+	VMULPD.Z (AX), Z12, K1, Z0
+	CMPQ     R11, $0x00000008
+	JLE      prebetac0
+	VMULPD.Z 64(AX), Z12, K2, Z1
+
+prebetac0:
+	ADDQ     R10, AX
+	CMPQ     R12, $0x00000001
+	JLE      preset
+	VMULPD.Z (AX), Z12, K1, Z2
+	CMPQ     R11, $0x00000008
+	JLE      prebetac1
+	VMULPD.Z 64(AX), Z12, K2, Z3
+
+prebetac1:
+	ADDQ     R10, AX
+	CMPQ     R12, $0x00000002
+	JLE      preset
+	VMULPD.Z (AX), Z12, K1, Z4
+	CMPQ     R11, $0x00000008
+	JLE      prebetac2
+	VMULPD.Z 64(AX), Z12, K2, Z5
+
+prebetac2:
+	ADDQ     R10, AX
+	CMPQ     R12, $0x00000003
+	JLE      preset
+	VMULPD.Z (AX), Z12, K1, Z6
+	CMPQ     R11, $0x00000008
+	JLE      prebetac3
+	VMULPD.Z 64(AX), Z12, K2, Z7
+
+prebetac3:
+	ADDQ     R10, AX
+	CMPQ     R12, $0x00000004
+	JLE      preset
+	VMULPD.Z (AX), Z12, K1, Z8
+	CMPQ     R11, $0x00000008
+	JLE      prebetac4
+	VMULPD.Z 64(AX), Z12, K2, Z9
+
+prebetac4:
+	ADDQ     R10, AX
+	CMPQ     R12, $0x00000005
+	JLE      preset
+	VMULPD.Z (AX), Z12, K1, Z10
+	CMPQ     R11, $0x00000008
+	JLE      prebetac5
+	VMULPD.Z 64(AX), Z12, K2, Z11
+
+prebetac5:
+	JMP preset
+
 pre1:
 	MOVQ      R8, AX
+	CMPQ      R11, $0x00000010
+	JLT       preoneshort
 	TESTQ     R12, R12
 	JLE       preset
 	VMOVUPD.Z (AX), K1, Z0
@@ -163,6 +223,62 @@ pre1:
 	VMOVUPD.Z (AX), K1, Z10
 	VMOVUPD.Z 64(AX), K2, Z11
 	JMP       preset
+
+preoneshort:
+	TESTQ     R12, R12
+	JLE       preset
+	VMOVUPD.Z (AX), K1, Z0
+	CMPQ      R11, $0x00000008
+	JLE       preonec0
+	VMOVUPD.Z 64(AX), K2, Z1
+
+preonec0:
+	ADDQ      R10, AX
+	CMPQ      R12, $0x00000001
+	JLE       preset
+	VMOVUPD.Z (AX), K1, Z2
+	CMPQ      R11, $0x00000008
+	JLE       preonec1
+	VMOVUPD.Z 64(AX), K2, Z3
+
+preonec1:
+	ADDQ      R10, AX
+	CMPQ      R12, $0x00000002
+	JLE       preset
+	VMOVUPD.Z (AX), K1, Z4
+	CMPQ      R11, $0x00000008
+	JLE       preonec2
+	VMOVUPD.Z 64(AX), K2, Z5
+
+preonec2:
+	ADDQ      R10, AX
+	CMPQ      R12, $0x00000003
+	JLE       preset
+	VMOVUPD.Z (AX), K1, Z6
+	CMPQ      R11, $0x00000008
+	JLE       preonec3
+	VMOVUPD.Z 64(AX), K2, Z7
+
+preonec3:
+	ADDQ      R10, AX
+	CMPQ      R12, $0x00000004
+	JLE       preset
+	VMOVUPD.Z (AX), K1, Z8
+	CMPQ      R11, $0x00000008
+	JLE       preonec4
+	VMOVUPD.Z 64(AX), K2, Z9
+
+preonec4:
+	ADDQ      R10, AX
+	CMPQ      R12, $0x00000005
+	JLE       preset
+	VMOVUPD.Z (AX), K1, Z10
+	CMPQ      R11, $0x00000008
+	JLE       preonec5
+	VMOVUPD.Z 64(AX), K2, Z11
+
+preonec5:
+	JMP preset
 
 pre0:
 	VPXORD Z0, Z0, Z0
@@ -3632,6 +3748,9 @@ kdone:
 	TESTQ   R13, R13
 	JZ      epilogue
 	MOVQ    n+80(FP), R12
+	MOVQ    m+72(FP), R11
+	CMPQ    R11, $0x00000010
+	JLT     storesshort
 	TESTQ   R12, R12
 	JLE     done
 	VMOVUPD Z0, K1, (R8)
@@ -3663,6 +3782,62 @@ kdone:
 	VMOVUPD Z11, K2, 64(R8)
 	JMP     done
 
+storesshort:
+	TESTQ   R12, R12
+	JLE     done
+	VMOVUPD Z0, K1, (R8)
+	CMPQ    R11, $0x00000008
+	JLE     storesc0
+	VMOVUPD Z1, K2, 64(R8)
+
+storesc0:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000001
+	JLE     done
+	VMOVUPD Z2, K1, (R8)
+	CMPQ    R11, $0x00000008
+	JLE     storesc1
+	VMOVUPD Z3, K2, 64(R8)
+
+storesc1:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000002
+	JLE     done
+	VMOVUPD Z4, K1, (R8)
+	CMPQ    R11, $0x00000008
+	JLE     storesc2
+	VMOVUPD Z5, K2, 64(R8)
+
+storesc2:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000003
+	JLE     done
+	VMOVUPD Z6, K1, (R8)
+	CMPQ    R11, $0x00000008
+	JLE     storesc3
+	VMOVUPD Z7, K2, 64(R8)
+
+storesc3:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000004
+	JLE     done
+	VMOVUPD Z8, K1, (R8)
+	CMPQ    R11, $0x00000008
+	JLE     storesc4
+	VMOVUPD Z9, K2, 64(R8)
+
+storesc4:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000005
+	JLE     done
+	VMOVUPD Z10, K1, (R8)
+	CMPQ    R11, $0x00000008
+	JLE     storesc5
+	VMOVUPD Z11, K2, 64(R8)
+
+storesc5:
+	JMP done
+
 epilogue:
 	MOVQ         m+72(FP), R11
 	MOVQ         n+80(FP), R12
@@ -3683,6 +3858,8 @@ epilogue:
 	CMPQ         (BX), R13
 	JE           beta1
 	VBROADCASTSD (BX), Z13
+	CMPQ         R11, $0x00000010
+	JLT          betanshort
 	TESTQ        R12, R12
 	JLE          done
 	VMULPD       (R8), Z13, K1, Z14
@@ -3739,7 +3916,90 @@ epilogue:
 	ADDQ         R10, R8
 	JMP          done
 
+betanshort:
+	TESTQ       R12, R12
+	JLE         done
+	VMULPD      (R8), Z13, K1, Z14
+	VFMADD213PD Z14, Z12, Z0
+	VMOVUPD     Z0, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         betanc0
+	VMULPD      64(R8), Z13, K2, Z14
+	VFMADD213PD Z14, Z12, Z1
+	VMOVUPD     Z1, K2, 64(R8)
+
+betanc0:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000001
+	JLE         done
+	VMULPD      (R8), Z13, K1, Z14
+	VFMADD213PD Z14, Z12, Z2
+	VMOVUPD     Z2, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         betanc1
+	VMULPD      64(R8), Z13, K2, Z14
+	VFMADD213PD Z14, Z12, Z3
+	VMOVUPD     Z3, K2, 64(R8)
+
+betanc1:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000002
+	JLE         done
+	VMULPD      (R8), Z13, K1, Z14
+	VFMADD213PD Z14, Z12, Z4
+	VMOVUPD     Z4, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         betanc2
+	VMULPD      64(R8), Z13, K2, Z14
+	VFMADD213PD Z14, Z12, Z5
+	VMOVUPD     Z5, K2, 64(R8)
+
+betanc2:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000003
+	JLE         done
+	VMULPD      (R8), Z13, K1, Z14
+	VFMADD213PD Z14, Z12, Z6
+	VMOVUPD     Z6, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         betanc3
+	VMULPD      64(R8), Z13, K2, Z14
+	VFMADD213PD Z14, Z12, Z7
+	VMOVUPD     Z7, K2, 64(R8)
+
+betanc3:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000004
+	JLE         done
+	VMULPD      (R8), Z13, K1, Z14
+	VFMADD213PD Z14, Z12, Z8
+	VMOVUPD     Z8, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         betanc4
+	VMULPD      64(R8), Z13, K2, Z14
+	VFMADD213PD Z14, Z12, Z9
+	VMOVUPD     Z9, K2, 64(R8)
+
+betanc4:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000005
+	JLE         done
+	VMULPD      (R8), Z13, K1, Z14
+	VFMADD213PD Z14, Z12, Z10
+	VMOVUPD     Z10, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         betanc5
+	VMULPD      64(R8), Z13, K2, Z14
+	VFMADD213PD Z14, Z12, Z11
+	VMOVUPD     Z11, K2, 64(R8)
+
+betanc5:
+	ADDQ R10, R8
+	JMP  done
+
 beta1:
+	CMPQ        R11, $0x00000010
+	JLT         beta1short
 	TESTQ       R12, R12
 	JLE         done
 	VFMADD213PD (R8), Z12, K1, Z0
@@ -3784,7 +4044,78 @@ beta1:
 	ADDQ        R10, R8
 	JMP         done
 
+beta1short:
+	TESTQ       R12, R12
+	JLE         done
+	VFMADD213PD (R8), Z12, K1, Z0
+	VMOVUPD     Z0, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         beta1c0
+	VFMADD213PD 64(R8), Z12, K2, Z1
+	VMOVUPD     Z1, K2, 64(R8)
+
+beta1c0:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000001
+	JLE         done
+	VFMADD213PD (R8), Z12, K1, Z2
+	VMOVUPD     Z2, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         beta1c1
+	VFMADD213PD 64(R8), Z12, K2, Z3
+	VMOVUPD     Z3, K2, 64(R8)
+
+beta1c1:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000002
+	JLE         done
+	VFMADD213PD (R8), Z12, K1, Z4
+	VMOVUPD     Z4, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         beta1c2
+	VFMADD213PD 64(R8), Z12, K2, Z5
+	VMOVUPD     Z5, K2, 64(R8)
+
+beta1c2:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000003
+	JLE         done
+	VFMADD213PD (R8), Z12, K1, Z6
+	VMOVUPD     Z6, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         beta1c3
+	VFMADD213PD 64(R8), Z12, K2, Z7
+	VMOVUPD     Z7, K2, 64(R8)
+
+beta1c3:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000004
+	JLE         done
+	VFMADD213PD (R8), Z12, K1, Z8
+	VMOVUPD     Z8, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         beta1c4
+	VFMADD213PD 64(R8), Z12, K2, Z9
+	VMOVUPD     Z9, K2, 64(R8)
+
+beta1c4:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000005
+	JLE         done
+	VFMADD213PD (R8), Z12, K1, Z10
+	VMOVUPD     Z10, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         beta1c5
+	VFMADD213PD 64(R8), Z12, K2, Z11
+	VMOVUPD     Z11, K2, 64(R8)
+
+beta1c5:
+	ADDQ R10, R8
+	JMP  done
+
 beta0:
+	CMPQ    R11, $0x00000010
+	JLT     beta0short
 	TESTQ   R12, R12
 	JLE     done
 	VMULPD  Z12, Z0, Z0
@@ -3828,6 +4159,75 @@ beta0:
 	VMOVUPD Z11, K2, 64(R8)
 	ADDQ    R10, R8
 	JMP     done
+
+beta0short:
+	TESTQ   R12, R12
+	JLE     done
+	VMULPD  Z12, Z0, Z0
+	VMOVUPD Z0, K1, (R8)
+	CMPQ    R11, $0x00000008
+	JLE     beta0c0
+	VMULPD  Z12, Z1, Z1
+	VMOVUPD Z1, K2, 64(R8)
+
+beta0c0:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000001
+	JLE     done
+	VMULPD  Z12, Z2, Z2
+	VMOVUPD Z2, K1, (R8)
+	CMPQ    R11, $0x00000008
+	JLE     beta0c1
+	VMULPD  Z12, Z3, Z3
+	VMOVUPD Z3, K2, 64(R8)
+
+beta0c1:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000002
+	JLE     done
+	VMULPD  Z12, Z4, Z4
+	VMOVUPD Z4, K1, (R8)
+	CMPQ    R11, $0x00000008
+	JLE     beta0c2
+	VMULPD  Z12, Z5, Z5
+	VMOVUPD Z5, K2, 64(R8)
+
+beta0c2:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000003
+	JLE     done
+	VMULPD  Z12, Z6, Z6
+	VMOVUPD Z6, K1, (R8)
+	CMPQ    R11, $0x00000008
+	JLE     beta0c3
+	VMULPD  Z12, Z7, Z7
+	VMOVUPD Z7, K2, 64(R8)
+
+beta0c3:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000004
+	JLE     done
+	VMULPD  Z12, Z8, Z8
+	VMOVUPD Z8, K1, (R8)
+	CMPQ    R11, $0x00000008
+	JLE     beta0c4
+	VMULPD  Z12, Z9, Z9
+	VMOVUPD Z9, K2, 64(R8)
+
+beta0c4:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000005
+	JLE     done
+	VMULPD  Z12, Z10, Z10
+	VMOVUPD Z10, K1, (R8)
+	CMPQ    R11, $0x00000008
+	JLE     beta0c5
+	VMULPD  Z12, Z11, Z11
+	VMOVUPD Z11, K2, 64(R8)
+
+beta0c5:
+	ADDQ R10, R8
+	JMP  done
 
 strided:
 	VMULPD  Z12, Z0, Z0

@@ -114,6 +114,8 @@ preload:
 	JE           pre1
 	VBROADCASTSD (BX), Z18
 	MOVQ         R8, AX
+	CMPQ         R11, $0x00000018
+	JLT          prebetashort
 	TESTQ        R12, R12
 	JLE          preset
 	VMULPD.Z     (AX), Z18, K1, Z0
@@ -151,8 +153,84 @@ preload:
 	VMULPD.Z     128(AX), Z18, K3, Z17
 	JMP          preset
 
+prebetashort:
+	TESTQ    R12, R12
+	JLE      preset
+	VMULPD.Z (AX), Z18, K1, Z0
+	CMPQ     R11, $0x00000008
+	JLE      prebetac0
+	VMULPD.Z 64(AX), Z18, K2, Z1
+	CMPQ     R11, $0x00000010
+	JLE      prebetac0
+	VMULPD.Z 128(AX), Z18, K3, Z2
+
+prebetac0:
+	ADDQ     R10, AX
+	CMPQ     R12, $0x00000001
+	JLE      preset
+	VMULPD.Z (AX), Z18, K1, Z3
+	CMPQ     R11, $0x00000008
+	JLE      prebetac1
+	VMULPD.Z 64(AX), Z18, K2, Z4
+	CMPQ     R11, $0x00000010
+	JLE      prebetac1
+	VMULPD.Z 128(AX), Z18, K3, Z5
+
+prebetac1:
+	ADDQ     R10, AX
+	CMPQ     R12, $0x00000002
+	JLE      preset
+	VMULPD.Z (AX), Z18, K1, Z6
+	CMPQ     R11, $0x00000008
+	JLE      prebetac2
+	VMULPD.Z 64(AX), Z18, K2, Z7
+	CMPQ     R11, $0x00000010
+	JLE      prebetac2
+	VMULPD.Z 128(AX), Z18, K3, Z8
+
+prebetac2:
+	ADDQ     R10, AX
+	CMPQ     R12, $0x00000003
+	JLE      preset
+	VMULPD.Z (AX), Z18, K1, Z9
+	CMPQ     R11, $0x00000008
+	JLE      prebetac3
+	VMULPD.Z 64(AX), Z18, K2, Z10
+	CMPQ     R11, $0x00000010
+	JLE      prebetac3
+	VMULPD.Z 128(AX), Z18, K3, Z11
+
+prebetac3:
+	ADDQ     R10, AX
+	CMPQ     R12, $0x00000004
+	JLE      preset
+	VMULPD.Z (AX), Z18, K1, Z12
+	CMPQ     R11, $0x00000008
+	JLE      prebetac4
+	VMULPD.Z 64(AX), Z18, K2, Z13
+	CMPQ     R11, $0x00000010
+	JLE      prebetac4
+	VMULPD.Z 128(AX), Z18, K3, Z14
+
+prebetac4:
+	ADDQ     R10, AX
+	CMPQ     R12, $0x00000005
+	JLE      preset
+	VMULPD.Z (AX), Z18, K1, Z15
+	CMPQ     R11, $0x00000008
+	JLE      prebetac5
+	VMULPD.Z 64(AX), Z18, K2, Z16
+	CMPQ     R11, $0x00000010
+	JLE      prebetac5
+	VMULPD.Z 128(AX), Z18, K3, Z17
+
+prebetac5:
+	JMP preset
+
 pre1:
 	MOVQ      R8, AX
+	CMPQ      R11, $0x00000018
+	JLT       preoneshort
 	TESTQ     R12, R12
 	JLE       preset
 	VMOVUPD.Z (AX), K1, Z0
@@ -189,6 +267,80 @@ pre1:
 	VMOVUPD.Z 64(AX), K2, Z16
 	VMOVUPD.Z 128(AX), K3, Z17
 	JMP       preset
+
+preoneshort:
+	TESTQ     R12, R12
+	JLE       preset
+	VMOVUPD.Z (AX), K1, Z0
+	CMPQ      R11, $0x00000008
+	JLE       preonec0
+	VMOVUPD.Z 64(AX), K2, Z1
+	CMPQ      R11, $0x00000010
+	JLE       preonec0
+	VMOVUPD.Z 128(AX), K3, Z2
+
+preonec0:
+	ADDQ      R10, AX
+	CMPQ      R12, $0x00000001
+	JLE       preset
+	VMOVUPD.Z (AX), K1, Z3
+	CMPQ      R11, $0x00000008
+	JLE       preonec1
+	VMOVUPD.Z 64(AX), K2, Z4
+	CMPQ      R11, $0x00000010
+	JLE       preonec1
+	VMOVUPD.Z 128(AX), K3, Z5
+
+preonec1:
+	ADDQ      R10, AX
+	CMPQ      R12, $0x00000002
+	JLE       preset
+	VMOVUPD.Z (AX), K1, Z6
+	CMPQ      R11, $0x00000008
+	JLE       preonec2
+	VMOVUPD.Z 64(AX), K2, Z7
+	CMPQ      R11, $0x00000010
+	JLE       preonec2
+	VMOVUPD.Z 128(AX), K3, Z8
+
+preonec2:
+	ADDQ      R10, AX
+	CMPQ      R12, $0x00000003
+	JLE       preset
+	VMOVUPD.Z (AX), K1, Z9
+	CMPQ      R11, $0x00000008
+	JLE       preonec3
+	VMOVUPD.Z 64(AX), K2, Z10
+	CMPQ      R11, $0x00000010
+	JLE       preonec3
+	VMOVUPD.Z 128(AX), K3, Z11
+
+preonec3:
+	ADDQ      R10, AX
+	CMPQ      R12, $0x00000004
+	JLE       preset
+	VMOVUPD.Z (AX), K1, Z12
+	CMPQ      R11, $0x00000008
+	JLE       preonec4
+	VMOVUPD.Z 64(AX), K2, Z13
+	CMPQ      R11, $0x00000010
+	JLE       preonec4
+	VMOVUPD.Z 128(AX), K3, Z14
+
+preonec4:
+	ADDQ      R10, AX
+	CMPQ      R12, $0x00000005
+	JLE       preset
+	VMOVUPD.Z (AX), K1, Z15
+	CMPQ      R11, $0x00000008
+	JLE       preonec5
+	VMOVUPD.Z 64(AX), K2, Z16
+	CMPQ      R11, $0x00000010
+	JLE       preonec5
+	VMOVUPD.Z 128(AX), K3, Z17
+
+preonec5:
+	JMP preset
 
 pre0:
 	VPXORD Z0, Z0, Z0
@@ -6079,6 +6231,9 @@ kdone:
 	TESTQ   R13, R13
 	JZ      epilogue
 	MOVQ    n+80(FP), R12
+	MOVQ    m+72(FP), R11
+	CMPQ    R11, $0x00000018
+	JLT     storesshort
 	TESTQ   R12, R12
 	JLE     done
 	VMOVUPD Z0, K1, (R8)
@@ -6116,6 +6271,80 @@ kdone:
 	VMOVUPD Z17, K3, 128(R8)
 	JMP     done
 
+storesshort:
+	TESTQ   R12, R12
+	JLE     done
+	VMOVUPD Z0, K1, (R8)
+	CMPQ    R11, $0x00000008
+	JLE     storesc0
+	VMOVUPD Z1, K2, 64(R8)
+	CMPQ    R11, $0x00000010
+	JLE     storesc0
+	VMOVUPD Z2, K3, 128(R8)
+
+storesc0:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000001
+	JLE     done
+	VMOVUPD Z3, K1, (R8)
+	CMPQ    R11, $0x00000008
+	JLE     storesc1
+	VMOVUPD Z4, K2, 64(R8)
+	CMPQ    R11, $0x00000010
+	JLE     storesc1
+	VMOVUPD Z5, K3, 128(R8)
+
+storesc1:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000002
+	JLE     done
+	VMOVUPD Z6, K1, (R8)
+	CMPQ    R11, $0x00000008
+	JLE     storesc2
+	VMOVUPD Z7, K2, 64(R8)
+	CMPQ    R11, $0x00000010
+	JLE     storesc2
+	VMOVUPD Z8, K3, 128(R8)
+
+storesc2:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000003
+	JLE     done
+	VMOVUPD Z9, K1, (R8)
+	CMPQ    R11, $0x00000008
+	JLE     storesc3
+	VMOVUPD Z10, K2, 64(R8)
+	CMPQ    R11, $0x00000010
+	JLE     storesc3
+	VMOVUPD Z11, K3, 128(R8)
+
+storesc3:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000004
+	JLE     done
+	VMOVUPD Z12, K1, (R8)
+	CMPQ    R11, $0x00000008
+	JLE     storesc4
+	VMOVUPD Z13, K2, 64(R8)
+	CMPQ    R11, $0x00000010
+	JLE     storesc4
+	VMOVUPD Z14, K3, 128(R8)
+
+storesc4:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000005
+	JLE     done
+	VMOVUPD Z15, K1, (R8)
+	CMPQ    R11, $0x00000008
+	JLE     storesc5
+	VMOVUPD Z16, K2, 64(R8)
+	CMPQ    R11, $0x00000010
+	JLE     storesc5
+	VMOVUPD Z17, K3, 128(R8)
+
+storesc5:
+	JMP done
+
 epilogue:
 	MOVQ         m+72(FP), R11
 	MOVQ         n+80(FP), R12
@@ -6138,6 +6367,8 @@ epilogue:
 	CMPQ         (BX), R13
 	JE           beta1
 	VBROADCASTSD (BX), Z19
+	CMPQ         R11, $0x00000018
+	JLT          betanshort
 	TESTQ        R12, R12
 	JLE          done
 	VMULPD       (R8), Z19, K1, Z20
@@ -6212,7 +6443,120 @@ epilogue:
 	ADDQ         R10, R8
 	JMP          done
 
+betanshort:
+	TESTQ       R12, R12
+	JLE         done
+	VMULPD      (R8), Z19, K1, Z20
+	VFMADD213PD Z20, Z18, Z0
+	VMOVUPD     Z0, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         betanc0
+	VMULPD      64(R8), Z19, K2, Z20
+	VFMADD213PD Z20, Z18, Z1
+	VMOVUPD     Z1, K2, 64(R8)
+	CMPQ        R11, $0x00000010
+	JLE         betanc0
+	VMULPD      128(R8), Z19, K3, Z20
+	VFMADD213PD Z20, Z18, Z2
+	VMOVUPD     Z2, K3, 128(R8)
+
+betanc0:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000001
+	JLE         done
+	VMULPD      (R8), Z19, K1, Z20
+	VFMADD213PD Z20, Z18, Z3
+	VMOVUPD     Z3, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         betanc1
+	VMULPD      64(R8), Z19, K2, Z20
+	VFMADD213PD Z20, Z18, Z4
+	VMOVUPD     Z4, K2, 64(R8)
+	CMPQ        R11, $0x00000010
+	JLE         betanc1
+	VMULPD      128(R8), Z19, K3, Z20
+	VFMADD213PD Z20, Z18, Z5
+	VMOVUPD     Z5, K3, 128(R8)
+
+betanc1:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000002
+	JLE         done
+	VMULPD      (R8), Z19, K1, Z20
+	VFMADD213PD Z20, Z18, Z6
+	VMOVUPD     Z6, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         betanc2
+	VMULPD      64(R8), Z19, K2, Z20
+	VFMADD213PD Z20, Z18, Z7
+	VMOVUPD     Z7, K2, 64(R8)
+	CMPQ        R11, $0x00000010
+	JLE         betanc2
+	VMULPD      128(R8), Z19, K3, Z20
+	VFMADD213PD Z20, Z18, Z8
+	VMOVUPD     Z8, K3, 128(R8)
+
+betanc2:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000003
+	JLE         done
+	VMULPD      (R8), Z19, K1, Z20
+	VFMADD213PD Z20, Z18, Z9
+	VMOVUPD     Z9, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         betanc3
+	VMULPD      64(R8), Z19, K2, Z20
+	VFMADD213PD Z20, Z18, Z10
+	VMOVUPD     Z10, K2, 64(R8)
+	CMPQ        R11, $0x00000010
+	JLE         betanc3
+	VMULPD      128(R8), Z19, K3, Z20
+	VFMADD213PD Z20, Z18, Z11
+	VMOVUPD     Z11, K3, 128(R8)
+
+betanc3:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000004
+	JLE         done
+	VMULPD      (R8), Z19, K1, Z20
+	VFMADD213PD Z20, Z18, Z12
+	VMOVUPD     Z12, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         betanc4
+	VMULPD      64(R8), Z19, K2, Z20
+	VFMADD213PD Z20, Z18, Z13
+	VMOVUPD     Z13, K2, 64(R8)
+	CMPQ        R11, $0x00000010
+	JLE         betanc4
+	VMULPD      128(R8), Z19, K3, Z20
+	VFMADD213PD Z20, Z18, Z14
+	VMOVUPD     Z14, K3, 128(R8)
+
+betanc4:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000005
+	JLE         done
+	VMULPD      (R8), Z19, K1, Z20
+	VFMADD213PD Z20, Z18, Z15
+	VMOVUPD     Z15, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         betanc5
+	VMULPD      64(R8), Z19, K2, Z20
+	VFMADD213PD Z20, Z18, Z16
+	VMOVUPD     Z16, K2, 64(R8)
+	CMPQ        R11, $0x00000010
+	JLE         betanc5
+	VMULPD      128(R8), Z19, K3, Z20
+	VFMADD213PD Z20, Z18, Z17
+	VMOVUPD     Z17, K3, 128(R8)
+
+betanc5:
+	ADDQ R10, R8
+	JMP  done
+
 beta1:
+	CMPQ        R11, $0x00000018
+	JLT         beta1short
 	TESTQ       R12, R12
 	JLE         done
 	VFMADD213PD (R8), Z18, K1, Z0
@@ -6269,7 +6613,102 @@ beta1:
 	ADDQ        R10, R8
 	JMP         done
 
+beta1short:
+	TESTQ       R12, R12
+	JLE         done
+	VFMADD213PD (R8), Z18, K1, Z0
+	VMOVUPD     Z0, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         beta1c0
+	VFMADD213PD 64(R8), Z18, K2, Z1
+	VMOVUPD     Z1, K2, 64(R8)
+	CMPQ        R11, $0x00000010
+	JLE         beta1c0
+	VFMADD213PD 128(R8), Z18, K3, Z2
+	VMOVUPD     Z2, K3, 128(R8)
+
+beta1c0:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000001
+	JLE         done
+	VFMADD213PD (R8), Z18, K1, Z3
+	VMOVUPD     Z3, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         beta1c1
+	VFMADD213PD 64(R8), Z18, K2, Z4
+	VMOVUPD     Z4, K2, 64(R8)
+	CMPQ        R11, $0x00000010
+	JLE         beta1c1
+	VFMADD213PD 128(R8), Z18, K3, Z5
+	VMOVUPD     Z5, K3, 128(R8)
+
+beta1c1:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000002
+	JLE         done
+	VFMADD213PD (R8), Z18, K1, Z6
+	VMOVUPD     Z6, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         beta1c2
+	VFMADD213PD 64(R8), Z18, K2, Z7
+	VMOVUPD     Z7, K2, 64(R8)
+	CMPQ        R11, $0x00000010
+	JLE         beta1c2
+	VFMADD213PD 128(R8), Z18, K3, Z8
+	VMOVUPD     Z8, K3, 128(R8)
+
+beta1c2:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000003
+	JLE         done
+	VFMADD213PD (R8), Z18, K1, Z9
+	VMOVUPD     Z9, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         beta1c3
+	VFMADD213PD 64(R8), Z18, K2, Z10
+	VMOVUPD     Z10, K2, 64(R8)
+	CMPQ        R11, $0x00000010
+	JLE         beta1c3
+	VFMADD213PD 128(R8), Z18, K3, Z11
+	VMOVUPD     Z11, K3, 128(R8)
+
+beta1c3:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000004
+	JLE         done
+	VFMADD213PD (R8), Z18, K1, Z12
+	VMOVUPD     Z12, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         beta1c4
+	VFMADD213PD 64(R8), Z18, K2, Z13
+	VMOVUPD     Z13, K2, 64(R8)
+	CMPQ        R11, $0x00000010
+	JLE         beta1c4
+	VFMADD213PD 128(R8), Z18, K3, Z14
+	VMOVUPD     Z14, K3, 128(R8)
+
+beta1c4:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000005
+	JLE         done
+	VFMADD213PD (R8), Z18, K1, Z15
+	VMOVUPD     Z15, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         beta1c5
+	VFMADD213PD 64(R8), Z18, K2, Z16
+	VMOVUPD     Z16, K2, 64(R8)
+	CMPQ        R11, $0x00000010
+	JLE         beta1c5
+	VFMADD213PD 128(R8), Z18, K3, Z17
+	VMOVUPD     Z17, K3, 128(R8)
+
+beta1c5:
+	ADDQ R10, R8
+	JMP  done
+
 beta0:
+	CMPQ    R11, $0x00000018
+	JLT     beta0short
 	TESTQ   R12, R12
 	JLE     done
 	VMULPD  Z18, Z0, Z0
@@ -6325,6 +6764,99 @@ beta0:
 	VMOVUPD Z17, K3, 128(R8)
 	ADDQ    R10, R8
 	JMP     done
+
+beta0short:
+	TESTQ   R12, R12
+	JLE     done
+	VMULPD  Z18, Z0, Z0
+	VMOVUPD Z0, K1, (R8)
+	CMPQ    R11, $0x00000008
+	JLE     beta0c0
+	VMULPD  Z18, Z1, Z1
+	VMOVUPD Z1, K2, 64(R8)
+	CMPQ    R11, $0x00000010
+	JLE     beta0c0
+	VMULPD  Z18, Z2, Z2
+	VMOVUPD Z2, K3, 128(R8)
+
+beta0c0:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000001
+	JLE     done
+	VMULPD  Z18, Z3, Z3
+	VMOVUPD Z3, K1, (R8)
+	CMPQ    R11, $0x00000008
+	JLE     beta0c1
+	VMULPD  Z18, Z4, Z4
+	VMOVUPD Z4, K2, 64(R8)
+	CMPQ    R11, $0x00000010
+	JLE     beta0c1
+	VMULPD  Z18, Z5, Z5
+	VMOVUPD Z5, K3, 128(R8)
+
+beta0c1:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000002
+	JLE     done
+	VMULPD  Z18, Z6, Z6
+	VMOVUPD Z6, K1, (R8)
+	CMPQ    R11, $0x00000008
+	JLE     beta0c2
+	VMULPD  Z18, Z7, Z7
+	VMOVUPD Z7, K2, 64(R8)
+	CMPQ    R11, $0x00000010
+	JLE     beta0c2
+	VMULPD  Z18, Z8, Z8
+	VMOVUPD Z8, K3, 128(R8)
+
+beta0c2:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000003
+	JLE     done
+	VMULPD  Z18, Z9, Z9
+	VMOVUPD Z9, K1, (R8)
+	CMPQ    R11, $0x00000008
+	JLE     beta0c3
+	VMULPD  Z18, Z10, Z10
+	VMOVUPD Z10, K2, 64(R8)
+	CMPQ    R11, $0x00000010
+	JLE     beta0c3
+	VMULPD  Z18, Z11, Z11
+	VMOVUPD Z11, K3, 128(R8)
+
+beta0c3:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000004
+	JLE     done
+	VMULPD  Z18, Z12, Z12
+	VMOVUPD Z12, K1, (R8)
+	CMPQ    R11, $0x00000008
+	JLE     beta0c4
+	VMULPD  Z18, Z13, Z13
+	VMOVUPD Z13, K2, 64(R8)
+	CMPQ    R11, $0x00000010
+	JLE     beta0c4
+	VMULPD  Z18, Z14, Z14
+	VMOVUPD Z14, K3, 128(R8)
+
+beta0c4:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000005
+	JLE     done
+	VMULPD  Z18, Z15, Z15
+	VMOVUPD Z15, K1, (R8)
+	CMPQ    R11, $0x00000008
+	JLE     beta0c5
+	VMULPD  Z18, Z16, Z16
+	VMOVUPD Z16, K2, 64(R8)
+	CMPQ    R11, $0x00000010
+	JLE     beta0c5
+	VMULPD  Z18, Z17, Z17
+	VMOVUPD Z17, K3, 128(R8)
+
+beta0c5:
+	ADDQ R10, R8
+	JMP  done
 
 strided:
 	VMULPD  Z18, Z0, Z0

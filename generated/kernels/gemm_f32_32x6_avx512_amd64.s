@@ -204,6 +204,8 @@ epilogue:
 	CMPL         (BX), $0x3f800000
 	JE           beta1
 	VBROADCASTSS (BX), Z13
+	CMPQ         R11, $0x00000020
+	JLT          betanshort
 	TESTQ        R12, R12
 	JLE          done
 	VMULPS       (R8), Z13, K1, Z14
@@ -260,7 +262,90 @@ epilogue:
 	ADDQ         R10, R8
 	JMP          done
 
+betanshort:
+	TESTQ       R12, R12
+	JLE         done
+	VMULPS      (R8), Z13, K1, Z14
+	VFMADD213PS Z14, Z12, Z0
+	VMOVUPS     Z0, K1, (R8)
+	CMPQ        R11, $0x00000010
+	JLE         betanc0
+	VMULPS      64(R8), Z13, K2, Z14
+	VFMADD213PS Z14, Z12, Z1
+	VMOVUPS     Z1, K2, 64(R8)
+
+betanc0:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000001
+	JLE         done
+	VMULPS      (R8), Z13, K1, Z14
+	VFMADD213PS Z14, Z12, Z2
+	VMOVUPS     Z2, K1, (R8)
+	CMPQ        R11, $0x00000010
+	JLE         betanc1
+	VMULPS      64(R8), Z13, K2, Z14
+	VFMADD213PS Z14, Z12, Z3
+	VMOVUPS     Z3, K2, 64(R8)
+
+betanc1:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000002
+	JLE         done
+	VMULPS      (R8), Z13, K1, Z14
+	VFMADD213PS Z14, Z12, Z4
+	VMOVUPS     Z4, K1, (R8)
+	CMPQ        R11, $0x00000010
+	JLE         betanc2
+	VMULPS      64(R8), Z13, K2, Z14
+	VFMADD213PS Z14, Z12, Z5
+	VMOVUPS     Z5, K2, 64(R8)
+
+betanc2:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000003
+	JLE         done
+	VMULPS      (R8), Z13, K1, Z14
+	VFMADD213PS Z14, Z12, Z6
+	VMOVUPS     Z6, K1, (R8)
+	CMPQ        R11, $0x00000010
+	JLE         betanc3
+	VMULPS      64(R8), Z13, K2, Z14
+	VFMADD213PS Z14, Z12, Z7
+	VMOVUPS     Z7, K2, 64(R8)
+
+betanc3:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000004
+	JLE         done
+	VMULPS      (R8), Z13, K1, Z14
+	VFMADD213PS Z14, Z12, Z8
+	VMOVUPS     Z8, K1, (R8)
+	CMPQ        R11, $0x00000010
+	JLE         betanc4
+	VMULPS      64(R8), Z13, K2, Z14
+	VFMADD213PS Z14, Z12, Z9
+	VMOVUPS     Z9, K2, 64(R8)
+
+betanc4:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000005
+	JLE         done
+	VMULPS      (R8), Z13, K1, Z14
+	VFMADD213PS Z14, Z12, Z10
+	VMOVUPS     Z10, K1, (R8)
+	CMPQ        R11, $0x00000010
+	JLE         betanc5
+	VMULPS      64(R8), Z13, K2, Z14
+	VFMADD213PS Z14, Z12, Z11
+	VMOVUPS     Z11, K2, 64(R8)
+
+betanc5:
+	ADDQ R10, R8
+	JMP  done
+
 beta1:
+	CMPQ        R11, $0x00000020
+	JLT         beta1short
 	TESTQ       R12, R12
 	JLE         done
 	VFMADD213PS (R8), Z12, K1, Z0
@@ -305,7 +390,78 @@ beta1:
 	ADDQ        R10, R8
 	JMP         done
 
+beta1short:
+	TESTQ       R12, R12
+	JLE         done
+	VFMADD213PS (R8), Z12, K1, Z0
+	VMOVUPS     Z0, K1, (R8)
+	CMPQ        R11, $0x00000010
+	JLE         beta1c0
+	VFMADD213PS 64(R8), Z12, K2, Z1
+	VMOVUPS     Z1, K2, 64(R8)
+
+beta1c0:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000001
+	JLE         done
+	VFMADD213PS (R8), Z12, K1, Z2
+	VMOVUPS     Z2, K1, (R8)
+	CMPQ        R11, $0x00000010
+	JLE         beta1c1
+	VFMADD213PS 64(R8), Z12, K2, Z3
+	VMOVUPS     Z3, K2, 64(R8)
+
+beta1c1:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000002
+	JLE         done
+	VFMADD213PS (R8), Z12, K1, Z4
+	VMOVUPS     Z4, K1, (R8)
+	CMPQ        R11, $0x00000010
+	JLE         beta1c2
+	VFMADD213PS 64(R8), Z12, K2, Z5
+	VMOVUPS     Z5, K2, 64(R8)
+
+beta1c2:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000003
+	JLE         done
+	VFMADD213PS (R8), Z12, K1, Z6
+	VMOVUPS     Z6, K1, (R8)
+	CMPQ        R11, $0x00000010
+	JLE         beta1c3
+	VFMADD213PS 64(R8), Z12, K2, Z7
+	VMOVUPS     Z7, K2, 64(R8)
+
+beta1c3:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000004
+	JLE         done
+	VFMADD213PS (R8), Z12, K1, Z8
+	VMOVUPS     Z8, K1, (R8)
+	CMPQ        R11, $0x00000010
+	JLE         beta1c4
+	VFMADD213PS 64(R8), Z12, K2, Z9
+	VMOVUPS     Z9, K2, 64(R8)
+
+beta1c4:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000005
+	JLE         done
+	VFMADD213PS (R8), Z12, K1, Z10
+	VMOVUPS     Z10, K1, (R8)
+	CMPQ        R11, $0x00000010
+	JLE         beta1c5
+	VFMADD213PS 64(R8), Z12, K2, Z11
+	VMOVUPS     Z11, K2, 64(R8)
+
+beta1c5:
+	ADDQ R10, R8
+	JMP  done
+
 beta0:
+	CMPQ    R11, $0x00000020
+	JLT     beta0short
 	TESTQ   R12, R12
 	JLE     done
 	VMULPS  Z12, Z0, Z0
@@ -349,6 +505,75 @@ beta0:
 	VMOVUPS Z11, K2, 64(R8)
 	ADDQ    R10, R8
 	JMP     done
+
+beta0short:
+	TESTQ   R12, R12
+	JLE     done
+	VMULPS  Z12, Z0, Z0
+	VMOVUPS Z0, K1, (R8)
+	CMPQ    R11, $0x00000010
+	JLE     beta0c0
+	VMULPS  Z12, Z1, Z1
+	VMOVUPS Z1, K2, 64(R8)
+
+beta0c0:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000001
+	JLE     done
+	VMULPS  Z12, Z2, Z2
+	VMOVUPS Z2, K1, (R8)
+	CMPQ    R11, $0x00000010
+	JLE     beta0c1
+	VMULPS  Z12, Z3, Z3
+	VMOVUPS Z3, K2, 64(R8)
+
+beta0c1:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000002
+	JLE     done
+	VMULPS  Z12, Z4, Z4
+	VMOVUPS Z4, K1, (R8)
+	CMPQ    R11, $0x00000010
+	JLE     beta0c2
+	VMULPS  Z12, Z5, Z5
+	VMOVUPS Z5, K2, 64(R8)
+
+beta0c2:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000003
+	JLE     done
+	VMULPS  Z12, Z6, Z6
+	VMOVUPS Z6, K1, (R8)
+	CMPQ    R11, $0x00000010
+	JLE     beta0c3
+	VMULPS  Z12, Z7, Z7
+	VMOVUPS Z7, K2, 64(R8)
+
+beta0c3:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000004
+	JLE     done
+	VMULPS  Z12, Z8, Z8
+	VMOVUPS Z8, K1, (R8)
+	CMPQ    R11, $0x00000010
+	JLE     beta0c4
+	VMULPS  Z12, Z9, Z9
+	VMOVUPS Z9, K2, 64(R8)
+
+beta0c4:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000005
+	JLE     done
+	VMULPS  Z12, Z10, Z10
+	VMOVUPS Z10, K1, (R8)
+	CMPQ    R11, $0x00000010
+	JLE     beta0c5
+	VMULPS  Z12, Z11, Z11
+	VMOVUPS Z11, K2, 64(R8)
+
+beta0c5:
+	ADDQ R10, R8
+	JMP  done
 
 strided:
 	VMULPS  Z12, Z0, Z0

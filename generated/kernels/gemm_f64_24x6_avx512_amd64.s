@@ -259,6 +259,8 @@ epilogue:
 	CMPQ         (BX), R13
 	JE           beta1
 	VBROADCASTSD (BX), Z19
+	CMPQ         R11, $0x00000018
+	JLT          betanshort
 	TESTQ        R12, R12
 	JLE          done
 	VMULPD       (R8), Z19, K1, Z20
@@ -333,7 +335,120 @@ epilogue:
 	ADDQ         R10, R8
 	JMP          done
 
+betanshort:
+	TESTQ       R12, R12
+	JLE         done
+	VMULPD      (R8), Z19, K1, Z20
+	VFMADD213PD Z20, Z18, Z0
+	VMOVUPD     Z0, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         betanc0
+	VMULPD      64(R8), Z19, K2, Z20
+	VFMADD213PD Z20, Z18, Z1
+	VMOVUPD     Z1, K2, 64(R8)
+	CMPQ        R11, $0x00000010
+	JLE         betanc0
+	VMULPD      128(R8), Z19, K3, Z20
+	VFMADD213PD Z20, Z18, Z2
+	VMOVUPD     Z2, K3, 128(R8)
+
+betanc0:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000001
+	JLE         done
+	VMULPD      (R8), Z19, K1, Z20
+	VFMADD213PD Z20, Z18, Z3
+	VMOVUPD     Z3, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         betanc1
+	VMULPD      64(R8), Z19, K2, Z20
+	VFMADD213PD Z20, Z18, Z4
+	VMOVUPD     Z4, K2, 64(R8)
+	CMPQ        R11, $0x00000010
+	JLE         betanc1
+	VMULPD      128(R8), Z19, K3, Z20
+	VFMADD213PD Z20, Z18, Z5
+	VMOVUPD     Z5, K3, 128(R8)
+
+betanc1:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000002
+	JLE         done
+	VMULPD      (R8), Z19, K1, Z20
+	VFMADD213PD Z20, Z18, Z6
+	VMOVUPD     Z6, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         betanc2
+	VMULPD      64(R8), Z19, K2, Z20
+	VFMADD213PD Z20, Z18, Z7
+	VMOVUPD     Z7, K2, 64(R8)
+	CMPQ        R11, $0x00000010
+	JLE         betanc2
+	VMULPD      128(R8), Z19, K3, Z20
+	VFMADD213PD Z20, Z18, Z8
+	VMOVUPD     Z8, K3, 128(R8)
+
+betanc2:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000003
+	JLE         done
+	VMULPD      (R8), Z19, K1, Z20
+	VFMADD213PD Z20, Z18, Z9
+	VMOVUPD     Z9, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         betanc3
+	VMULPD      64(R8), Z19, K2, Z20
+	VFMADD213PD Z20, Z18, Z10
+	VMOVUPD     Z10, K2, 64(R8)
+	CMPQ        R11, $0x00000010
+	JLE         betanc3
+	VMULPD      128(R8), Z19, K3, Z20
+	VFMADD213PD Z20, Z18, Z11
+	VMOVUPD     Z11, K3, 128(R8)
+
+betanc3:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000004
+	JLE         done
+	VMULPD      (R8), Z19, K1, Z20
+	VFMADD213PD Z20, Z18, Z12
+	VMOVUPD     Z12, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         betanc4
+	VMULPD      64(R8), Z19, K2, Z20
+	VFMADD213PD Z20, Z18, Z13
+	VMOVUPD     Z13, K2, 64(R8)
+	CMPQ        R11, $0x00000010
+	JLE         betanc4
+	VMULPD      128(R8), Z19, K3, Z20
+	VFMADD213PD Z20, Z18, Z14
+	VMOVUPD     Z14, K3, 128(R8)
+
+betanc4:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000005
+	JLE         done
+	VMULPD      (R8), Z19, K1, Z20
+	VFMADD213PD Z20, Z18, Z15
+	VMOVUPD     Z15, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         betanc5
+	VMULPD      64(R8), Z19, K2, Z20
+	VFMADD213PD Z20, Z18, Z16
+	VMOVUPD     Z16, K2, 64(R8)
+	CMPQ        R11, $0x00000010
+	JLE         betanc5
+	VMULPD      128(R8), Z19, K3, Z20
+	VFMADD213PD Z20, Z18, Z17
+	VMOVUPD     Z17, K3, 128(R8)
+
+betanc5:
+	ADDQ R10, R8
+	JMP  done
+
 beta1:
+	CMPQ        R11, $0x00000018
+	JLT         beta1short
 	TESTQ       R12, R12
 	JLE         done
 	VFMADD213PD (R8), Z18, K1, Z0
@@ -390,7 +505,102 @@ beta1:
 	ADDQ        R10, R8
 	JMP         done
 
+beta1short:
+	TESTQ       R12, R12
+	JLE         done
+	VFMADD213PD (R8), Z18, K1, Z0
+	VMOVUPD     Z0, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         beta1c0
+	VFMADD213PD 64(R8), Z18, K2, Z1
+	VMOVUPD     Z1, K2, 64(R8)
+	CMPQ        R11, $0x00000010
+	JLE         beta1c0
+	VFMADD213PD 128(R8), Z18, K3, Z2
+	VMOVUPD     Z2, K3, 128(R8)
+
+beta1c0:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000001
+	JLE         done
+	VFMADD213PD (R8), Z18, K1, Z3
+	VMOVUPD     Z3, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         beta1c1
+	VFMADD213PD 64(R8), Z18, K2, Z4
+	VMOVUPD     Z4, K2, 64(R8)
+	CMPQ        R11, $0x00000010
+	JLE         beta1c1
+	VFMADD213PD 128(R8), Z18, K3, Z5
+	VMOVUPD     Z5, K3, 128(R8)
+
+beta1c1:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000002
+	JLE         done
+	VFMADD213PD (R8), Z18, K1, Z6
+	VMOVUPD     Z6, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         beta1c2
+	VFMADD213PD 64(R8), Z18, K2, Z7
+	VMOVUPD     Z7, K2, 64(R8)
+	CMPQ        R11, $0x00000010
+	JLE         beta1c2
+	VFMADD213PD 128(R8), Z18, K3, Z8
+	VMOVUPD     Z8, K3, 128(R8)
+
+beta1c2:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000003
+	JLE         done
+	VFMADD213PD (R8), Z18, K1, Z9
+	VMOVUPD     Z9, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         beta1c3
+	VFMADD213PD 64(R8), Z18, K2, Z10
+	VMOVUPD     Z10, K2, 64(R8)
+	CMPQ        R11, $0x00000010
+	JLE         beta1c3
+	VFMADD213PD 128(R8), Z18, K3, Z11
+	VMOVUPD     Z11, K3, 128(R8)
+
+beta1c3:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000004
+	JLE         done
+	VFMADD213PD (R8), Z18, K1, Z12
+	VMOVUPD     Z12, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         beta1c4
+	VFMADD213PD 64(R8), Z18, K2, Z13
+	VMOVUPD     Z13, K2, 64(R8)
+	CMPQ        R11, $0x00000010
+	JLE         beta1c4
+	VFMADD213PD 128(R8), Z18, K3, Z14
+	VMOVUPD     Z14, K3, 128(R8)
+
+beta1c4:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000005
+	JLE         done
+	VFMADD213PD (R8), Z18, K1, Z15
+	VMOVUPD     Z15, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         beta1c5
+	VFMADD213PD 64(R8), Z18, K2, Z16
+	VMOVUPD     Z16, K2, 64(R8)
+	CMPQ        R11, $0x00000010
+	JLE         beta1c5
+	VFMADD213PD 128(R8), Z18, K3, Z17
+	VMOVUPD     Z17, K3, 128(R8)
+
+beta1c5:
+	ADDQ R10, R8
+	JMP  done
+
 beta0:
+	CMPQ    R11, $0x00000018
+	JLT     beta0short
 	TESTQ   R12, R12
 	JLE     done
 	VMULPD  Z18, Z0, Z0
@@ -446,6 +656,99 @@ beta0:
 	VMOVUPD Z17, K3, 128(R8)
 	ADDQ    R10, R8
 	JMP     done
+
+beta0short:
+	TESTQ   R12, R12
+	JLE     done
+	VMULPD  Z18, Z0, Z0
+	VMOVUPD Z0, K1, (R8)
+	CMPQ    R11, $0x00000008
+	JLE     beta0c0
+	VMULPD  Z18, Z1, Z1
+	VMOVUPD Z1, K2, 64(R8)
+	CMPQ    R11, $0x00000010
+	JLE     beta0c0
+	VMULPD  Z18, Z2, Z2
+	VMOVUPD Z2, K3, 128(R8)
+
+beta0c0:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000001
+	JLE     done
+	VMULPD  Z18, Z3, Z3
+	VMOVUPD Z3, K1, (R8)
+	CMPQ    R11, $0x00000008
+	JLE     beta0c1
+	VMULPD  Z18, Z4, Z4
+	VMOVUPD Z4, K2, 64(R8)
+	CMPQ    R11, $0x00000010
+	JLE     beta0c1
+	VMULPD  Z18, Z5, Z5
+	VMOVUPD Z5, K3, 128(R8)
+
+beta0c1:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000002
+	JLE     done
+	VMULPD  Z18, Z6, Z6
+	VMOVUPD Z6, K1, (R8)
+	CMPQ    R11, $0x00000008
+	JLE     beta0c2
+	VMULPD  Z18, Z7, Z7
+	VMOVUPD Z7, K2, 64(R8)
+	CMPQ    R11, $0x00000010
+	JLE     beta0c2
+	VMULPD  Z18, Z8, Z8
+	VMOVUPD Z8, K3, 128(R8)
+
+beta0c2:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000003
+	JLE     done
+	VMULPD  Z18, Z9, Z9
+	VMOVUPD Z9, K1, (R8)
+	CMPQ    R11, $0x00000008
+	JLE     beta0c3
+	VMULPD  Z18, Z10, Z10
+	VMOVUPD Z10, K2, 64(R8)
+	CMPQ    R11, $0x00000010
+	JLE     beta0c3
+	VMULPD  Z18, Z11, Z11
+	VMOVUPD Z11, K3, 128(R8)
+
+beta0c3:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000004
+	JLE     done
+	VMULPD  Z18, Z12, Z12
+	VMOVUPD Z12, K1, (R8)
+	CMPQ    R11, $0x00000008
+	JLE     beta0c4
+	VMULPD  Z18, Z13, Z13
+	VMOVUPD Z13, K2, 64(R8)
+	CMPQ    R11, $0x00000010
+	JLE     beta0c4
+	VMULPD  Z18, Z14, Z14
+	VMOVUPD Z14, K3, 128(R8)
+
+beta0c4:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000005
+	JLE     done
+	VMULPD  Z18, Z15, Z15
+	VMOVUPD Z15, K1, (R8)
+	CMPQ    R11, $0x00000008
+	JLE     beta0c5
+	VMULPD  Z18, Z16, Z16
+	VMOVUPD Z16, K2, 64(R8)
+	CMPQ    R11, $0x00000010
+	JLE     beta0c5
+	VMULPD  Z18, Z17, Z17
+	VMOVUPD Z17, K3, 128(R8)
+
+beta0c5:
+	ADDQ R10, R8
+	JMP  done
 
 strided:
 	VMULPD  Z18, Z0, Z0

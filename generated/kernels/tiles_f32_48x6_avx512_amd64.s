@@ -273,6 +273,8 @@ epilogue:
 	CMPL         (BX), $0x3f800000
 	JE           beta1
 	VBROADCASTSS (BX), Z19
+	CMPQ         R11, $0x00000030
+	JLT          betanshort
 	TESTQ        R12, R12
 	JLE          done
 	VMULPS       (R8), Z19, K1, Z20
@@ -347,7 +349,120 @@ epilogue:
 	ADDQ         R10, R8
 	JMP          done
 
+betanshort:
+	TESTQ       R12, R12
+	JLE         done
+	VMULPS      (R8), Z19, K1, Z20
+	VFMADD213PS Z20, Z18, Z0
+	VMOVUPS     Z0, K1, (R8)
+	CMPQ        R11, $0x00000010
+	JLE         betanc0
+	VMULPS      64(R8), Z19, K2, Z20
+	VFMADD213PS Z20, Z18, Z1
+	VMOVUPS     Z1, K2, 64(R8)
+	CMPQ        R11, $0x00000020
+	JLE         betanc0
+	VMULPS      128(R8), Z19, K3, Z20
+	VFMADD213PS Z20, Z18, Z2
+	VMOVUPS     Z2, K3, 128(R8)
+
+betanc0:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000001
+	JLE         done
+	VMULPS      (R8), Z19, K1, Z20
+	VFMADD213PS Z20, Z18, Z3
+	VMOVUPS     Z3, K1, (R8)
+	CMPQ        R11, $0x00000010
+	JLE         betanc1
+	VMULPS      64(R8), Z19, K2, Z20
+	VFMADD213PS Z20, Z18, Z4
+	VMOVUPS     Z4, K2, 64(R8)
+	CMPQ        R11, $0x00000020
+	JLE         betanc1
+	VMULPS      128(R8), Z19, K3, Z20
+	VFMADD213PS Z20, Z18, Z5
+	VMOVUPS     Z5, K3, 128(R8)
+
+betanc1:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000002
+	JLE         done
+	VMULPS      (R8), Z19, K1, Z20
+	VFMADD213PS Z20, Z18, Z6
+	VMOVUPS     Z6, K1, (R8)
+	CMPQ        R11, $0x00000010
+	JLE         betanc2
+	VMULPS      64(R8), Z19, K2, Z20
+	VFMADD213PS Z20, Z18, Z7
+	VMOVUPS     Z7, K2, 64(R8)
+	CMPQ        R11, $0x00000020
+	JLE         betanc2
+	VMULPS      128(R8), Z19, K3, Z20
+	VFMADD213PS Z20, Z18, Z8
+	VMOVUPS     Z8, K3, 128(R8)
+
+betanc2:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000003
+	JLE         done
+	VMULPS      (R8), Z19, K1, Z20
+	VFMADD213PS Z20, Z18, Z9
+	VMOVUPS     Z9, K1, (R8)
+	CMPQ        R11, $0x00000010
+	JLE         betanc3
+	VMULPS      64(R8), Z19, K2, Z20
+	VFMADD213PS Z20, Z18, Z10
+	VMOVUPS     Z10, K2, 64(R8)
+	CMPQ        R11, $0x00000020
+	JLE         betanc3
+	VMULPS      128(R8), Z19, K3, Z20
+	VFMADD213PS Z20, Z18, Z11
+	VMOVUPS     Z11, K3, 128(R8)
+
+betanc3:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000004
+	JLE         done
+	VMULPS      (R8), Z19, K1, Z20
+	VFMADD213PS Z20, Z18, Z12
+	VMOVUPS     Z12, K1, (R8)
+	CMPQ        R11, $0x00000010
+	JLE         betanc4
+	VMULPS      64(R8), Z19, K2, Z20
+	VFMADD213PS Z20, Z18, Z13
+	VMOVUPS     Z13, K2, 64(R8)
+	CMPQ        R11, $0x00000020
+	JLE         betanc4
+	VMULPS      128(R8), Z19, K3, Z20
+	VFMADD213PS Z20, Z18, Z14
+	VMOVUPS     Z14, K3, 128(R8)
+
+betanc4:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000005
+	JLE         done
+	VMULPS      (R8), Z19, K1, Z20
+	VFMADD213PS Z20, Z18, Z15
+	VMOVUPS     Z15, K1, (R8)
+	CMPQ        R11, $0x00000010
+	JLE         betanc5
+	VMULPS      64(R8), Z19, K2, Z20
+	VFMADD213PS Z20, Z18, Z16
+	VMOVUPS     Z16, K2, 64(R8)
+	CMPQ        R11, $0x00000020
+	JLE         betanc5
+	VMULPS      128(R8), Z19, K3, Z20
+	VFMADD213PS Z20, Z18, Z17
+	VMOVUPS     Z17, K3, 128(R8)
+
+betanc5:
+	ADDQ R10, R8
+	JMP  done
+
 beta1:
+	CMPQ        R11, $0x00000030
+	JLT         beta1short
 	TESTQ       R12, R12
 	JLE         done
 	VFMADD213PS (R8), Z18, K1, Z0
@@ -404,7 +519,102 @@ beta1:
 	ADDQ        R10, R8
 	JMP         done
 
+beta1short:
+	TESTQ       R12, R12
+	JLE         done
+	VFMADD213PS (R8), Z18, K1, Z0
+	VMOVUPS     Z0, K1, (R8)
+	CMPQ        R11, $0x00000010
+	JLE         beta1c0
+	VFMADD213PS 64(R8), Z18, K2, Z1
+	VMOVUPS     Z1, K2, 64(R8)
+	CMPQ        R11, $0x00000020
+	JLE         beta1c0
+	VFMADD213PS 128(R8), Z18, K3, Z2
+	VMOVUPS     Z2, K3, 128(R8)
+
+beta1c0:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000001
+	JLE         done
+	VFMADD213PS (R8), Z18, K1, Z3
+	VMOVUPS     Z3, K1, (R8)
+	CMPQ        R11, $0x00000010
+	JLE         beta1c1
+	VFMADD213PS 64(R8), Z18, K2, Z4
+	VMOVUPS     Z4, K2, 64(R8)
+	CMPQ        R11, $0x00000020
+	JLE         beta1c1
+	VFMADD213PS 128(R8), Z18, K3, Z5
+	VMOVUPS     Z5, K3, 128(R8)
+
+beta1c1:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000002
+	JLE         done
+	VFMADD213PS (R8), Z18, K1, Z6
+	VMOVUPS     Z6, K1, (R8)
+	CMPQ        R11, $0x00000010
+	JLE         beta1c2
+	VFMADD213PS 64(R8), Z18, K2, Z7
+	VMOVUPS     Z7, K2, 64(R8)
+	CMPQ        R11, $0x00000020
+	JLE         beta1c2
+	VFMADD213PS 128(R8), Z18, K3, Z8
+	VMOVUPS     Z8, K3, 128(R8)
+
+beta1c2:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000003
+	JLE         done
+	VFMADD213PS (R8), Z18, K1, Z9
+	VMOVUPS     Z9, K1, (R8)
+	CMPQ        R11, $0x00000010
+	JLE         beta1c3
+	VFMADD213PS 64(R8), Z18, K2, Z10
+	VMOVUPS     Z10, K2, 64(R8)
+	CMPQ        R11, $0x00000020
+	JLE         beta1c3
+	VFMADD213PS 128(R8), Z18, K3, Z11
+	VMOVUPS     Z11, K3, 128(R8)
+
+beta1c3:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000004
+	JLE         done
+	VFMADD213PS (R8), Z18, K1, Z12
+	VMOVUPS     Z12, K1, (R8)
+	CMPQ        R11, $0x00000010
+	JLE         beta1c4
+	VFMADD213PS 64(R8), Z18, K2, Z13
+	VMOVUPS     Z13, K2, 64(R8)
+	CMPQ        R11, $0x00000020
+	JLE         beta1c4
+	VFMADD213PS 128(R8), Z18, K3, Z14
+	VMOVUPS     Z14, K3, 128(R8)
+
+beta1c4:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000005
+	JLE         done
+	VFMADD213PS (R8), Z18, K1, Z15
+	VMOVUPS     Z15, K1, (R8)
+	CMPQ        R11, $0x00000010
+	JLE         beta1c5
+	VFMADD213PS 64(R8), Z18, K2, Z16
+	VMOVUPS     Z16, K2, 64(R8)
+	CMPQ        R11, $0x00000020
+	JLE         beta1c5
+	VFMADD213PS 128(R8), Z18, K3, Z17
+	VMOVUPS     Z17, K3, 128(R8)
+
+beta1c5:
+	ADDQ R10, R8
+	JMP  done
+
 beta0:
+	CMPQ    R11, $0x00000030
+	JLT     beta0short
 	TESTQ   R12, R12
 	JLE     done
 	VMULPS  Z18, Z0, Z0
@@ -460,6 +670,99 @@ beta0:
 	VMOVUPS Z17, K3, 128(R8)
 	ADDQ    R10, R8
 	JMP     done
+
+beta0short:
+	TESTQ   R12, R12
+	JLE     done
+	VMULPS  Z18, Z0, Z0
+	VMOVUPS Z0, K1, (R8)
+	CMPQ    R11, $0x00000010
+	JLE     beta0c0
+	VMULPS  Z18, Z1, Z1
+	VMOVUPS Z1, K2, 64(R8)
+	CMPQ    R11, $0x00000020
+	JLE     beta0c0
+	VMULPS  Z18, Z2, Z2
+	VMOVUPS Z2, K3, 128(R8)
+
+beta0c0:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000001
+	JLE     done
+	VMULPS  Z18, Z3, Z3
+	VMOVUPS Z3, K1, (R8)
+	CMPQ    R11, $0x00000010
+	JLE     beta0c1
+	VMULPS  Z18, Z4, Z4
+	VMOVUPS Z4, K2, 64(R8)
+	CMPQ    R11, $0x00000020
+	JLE     beta0c1
+	VMULPS  Z18, Z5, Z5
+	VMOVUPS Z5, K3, 128(R8)
+
+beta0c1:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000002
+	JLE     done
+	VMULPS  Z18, Z6, Z6
+	VMOVUPS Z6, K1, (R8)
+	CMPQ    R11, $0x00000010
+	JLE     beta0c2
+	VMULPS  Z18, Z7, Z7
+	VMOVUPS Z7, K2, 64(R8)
+	CMPQ    R11, $0x00000020
+	JLE     beta0c2
+	VMULPS  Z18, Z8, Z8
+	VMOVUPS Z8, K3, 128(R8)
+
+beta0c2:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000003
+	JLE     done
+	VMULPS  Z18, Z9, Z9
+	VMOVUPS Z9, K1, (R8)
+	CMPQ    R11, $0x00000010
+	JLE     beta0c3
+	VMULPS  Z18, Z10, Z10
+	VMOVUPS Z10, K2, 64(R8)
+	CMPQ    R11, $0x00000020
+	JLE     beta0c3
+	VMULPS  Z18, Z11, Z11
+	VMOVUPS Z11, K3, 128(R8)
+
+beta0c3:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000004
+	JLE     done
+	VMULPS  Z18, Z12, Z12
+	VMOVUPS Z12, K1, (R8)
+	CMPQ    R11, $0x00000010
+	JLE     beta0c4
+	VMULPS  Z18, Z13, Z13
+	VMOVUPS Z13, K2, 64(R8)
+	CMPQ    R11, $0x00000020
+	JLE     beta0c4
+	VMULPS  Z18, Z14, Z14
+	VMOVUPS Z14, K3, 128(R8)
+
+beta0c4:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000005
+	JLE     done
+	VMULPS  Z18, Z15, Z15
+	VMOVUPS Z15, K1, (R8)
+	CMPQ    R11, $0x00000010
+	JLE     beta0c5
+	VMULPS  Z18, Z16, Z16
+	VMOVUPS Z16, K2, 64(R8)
+	CMPQ    R11, $0x00000020
+	JLE     beta0c5
+	VMULPS  Z18, Z17, Z17
+	VMOVUPS Z17, K3, 128(R8)
+
+beta0c5:
+	ADDQ R10, R8
+	JMP  done
 
 strided:
 	VMULPS  Z18, Z0, Z0

@@ -222,6 +222,8 @@ epilogue:
 	CMPQ         (BX), R13
 	JE           beta1
 	VBROADCASTSD (BX), Z13
+	CMPQ         R11, $0x00000010
+	JLT          betanshort
 	TESTQ        R12, R12
 	JLE          done
 	VMULPD       (R8), Z13, K1, Z14
@@ -278,7 +280,90 @@ epilogue:
 	ADDQ         R10, R8
 	JMP          done
 
+betanshort:
+	TESTQ       R12, R12
+	JLE         done
+	VMULPD      (R8), Z13, K1, Z14
+	VFMADD213PD Z14, Z12, Z0
+	VMOVUPD     Z0, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         betanc0
+	VMULPD      64(R8), Z13, K2, Z14
+	VFMADD213PD Z14, Z12, Z1
+	VMOVUPD     Z1, K2, 64(R8)
+
+betanc0:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000001
+	JLE         done
+	VMULPD      (R8), Z13, K1, Z14
+	VFMADD213PD Z14, Z12, Z2
+	VMOVUPD     Z2, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         betanc1
+	VMULPD      64(R8), Z13, K2, Z14
+	VFMADD213PD Z14, Z12, Z3
+	VMOVUPD     Z3, K2, 64(R8)
+
+betanc1:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000002
+	JLE         done
+	VMULPD      (R8), Z13, K1, Z14
+	VFMADD213PD Z14, Z12, Z4
+	VMOVUPD     Z4, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         betanc2
+	VMULPD      64(R8), Z13, K2, Z14
+	VFMADD213PD Z14, Z12, Z5
+	VMOVUPD     Z5, K2, 64(R8)
+
+betanc2:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000003
+	JLE         done
+	VMULPD      (R8), Z13, K1, Z14
+	VFMADD213PD Z14, Z12, Z6
+	VMOVUPD     Z6, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         betanc3
+	VMULPD      64(R8), Z13, K2, Z14
+	VFMADD213PD Z14, Z12, Z7
+	VMOVUPD     Z7, K2, 64(R8)
+
+betanc3:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000004
+	JLE         done
+	VMULPD      (R8), Z13, K1, Z14
+	VFMADD213PD Z14, Z12, Z8
+	VMOVUPD     Z8, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         betanc4
+	VMULPD      64(R8), Z13, K2, Z14
+	VFMADD213PD Z14, Z12, Z9
+	VMOVUPD     Z9, K2, 64(R8)
+
+betanc4:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000005
+	JLE         done
+	VMULPD      (R8), Z13, K1, Z14
+	VFMADD213PD Z14, Z12, Z10
+	VMOVUPD     Z10, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         betanc5
+	VMULPD      64(R8), Z13, K2, Z14
+	VFMADD213PD Z14, Z12, Z11
+	VMOVUPD     Z11, K2, 64(R8)
+
+betanc5:
+	ADDQ R10, R8
+	JMP  done
+
 beta1:
+	CMPQ        R11, $0x00000010
+	JLT         beta1short
 	TESTQ       R12, R12
 	JLE         done
 	VFMADD213PD (R8), Z12, K1, Z0
@@ -323,7 +408,78 @@ beta1:
 	ADDQ        R10, R8
 	JMP         done
 
+beta1short:
+	TESTQ       R12, R12
+	JLE         done
+	VFMADD213PD (R8), Z12, K1, Z0
+	VMOVUPD     Z0, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         beta1c0
+	VFMADD213PD 64(R8), Z12, K2, Z1
+	VMOVUPD     Z1, K2, 64(R8)
+
+beta1c0:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000001
+	JLE         done
+	VFMADD213PD (R8), Z12, K1, Z2
+	VMOVUPD     Z2, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         beta1c1
+	VFMADD213PD 64(R8), Z12, K2, Z3
+	VMOVUPD     Z3, K2, 64(R8)
+
+beta1c1:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000002
+	JLE         done
+	VFMADD213PD (R8), Z12, K1, Z4
+	VMOVUPD     Z4, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         beta1c2
+	VFMADD213PD 64(R8), Z12, K2, Z5
+	VMOVUPD     Z5, K2, 64(R8)
+
+beta1c2:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000003
+	JLE         done
+	VFMADD213PD (R8), Z12, K1, Z6
+	VMOVUPD     Z6, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         beta1c3
+	VFMADD213PD 64(R8), Z12, K2, Z7
+	VMOVUPD     Z7, K2, 64(R8)
+
+beta1c3:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000004
+	JLE         done
+	VFMADD213PD (R8), Z12, K1, Z8
+	VMOVUPD     Z8, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         beta1c4
+	VFMADD213PD 64(R8), Z12, K2, Z9
+	VMOVUPD     Z9, K2, 64(R8)
+
+beta1c4:
+	ADDQ        R10, R8
+	CMPQ        R12, $0x00000005
+	JLE         done
+	VFMADD213PD (R8), Z12, K1, Z10
+	VMOVUPD     Z10, K1, (R8)
+	CMPQ        R11, $0x00000008
+	JLE         beta1c5
+	VFMADD213PD 64(R8), Z12, K2, Z11
+	VMOVUPD     Z11, K2, 64(R8)
+
+beta1c5:
+	ADDQ R10, R8
+	JMP  done
+
 beta0:
+	CMPQ    R11, $0x00000010
+	JLT     beta0short
 	TESTQ   R12, R12
 	JLE     done
 	VMULPD  Z12, Z0, Z0
@@ -367,6 +523,75 @@ beta0:
 	VMOVUPD Z11, K2, 64(R8)
 	ADDQ    R10, R8
 	JMP     done
+
+beta0short:
+	TESTQ   R12, R12
+	JLE     done
+	VMULPD  Z12, Z0, Z0
+	VMOVUPD Z0, K1, (R8)
+	CMPQ    R11, $0x00000008
+	JLE     beta0c0
+	VMULPD  Z12, Z1, Z1
+	VMOVUPD Z1, K2, 64(R8)
+
+beta0c0:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000001
+	JLE     done
+	VMULPD  Z12, Z2, Z2
+	VMOVUPD Z2, K1, (R8)
+	CMPQ    R11, $0x00000008
+	JLE     beta0c1
+	VMULPD  Z12, Z3, Z3
+	VMOVUPD Z3, K2, 64(R8)
+
+beta0c1:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000002
+	JLE     done
+	VMULPD  Z12, Z4, Z4
+	VMOVUPD Z4, K1, (R8)
+	CMPQ    R11, $0x00000008
+	JLE     beta0c2
+	VMULPD  Z12, Z5, Z5
+	VMOVUPD Z5, K2, 64(R8)
+
+beta0c2:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000003
+	JLE     done
+	VMULPD  Z12, Z6, Z6
+	VMOVUPD Z6, K1, (R8)
+	CMPQ    R11, $0x00000008
+	JLE     beta0c3
+	VMULPD  Z12, Z7, Z7
+	VMOVUPD Z7, K2, 64(R8)
+
+beta0c3:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000004
+	JLE     done
+	VMULPD  Z12, Z8, Z8
+	VMOVUPD Z8, K1, (R8)
+	CMPQ    R11, $0x00000008
+	JLE     beta0c4
+	VMULPD  Z12, Z9, Z9
+	VMOVUPD Z9, K2, 64(R8)
+
+beta0c4:
+	ADDQ    R10, R8
+	CMPQ    R12, $0x00000005
+	JLE     done
+	VMULPD  Z12, Z10, Z10
+	VMOVUPD Z10, K1, (R8)
+	CMPQ    R11, $0x00000008
+	JLE     beta0c5
+	VMULPD  Z12, Z11, Z11
+	VMOVUPD Z11, K2, 64(R8)
+
+beta0c5:
+	ADDQ R10, R8
+	JMP  done
 
 strided:
 	VMULPD  Z12, Z0, Z0
