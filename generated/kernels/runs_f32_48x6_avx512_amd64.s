@@ -281,6 +281,8 @@ epilogue:
 	ADDQ         R8, DI
 	KMOVW        16(R9), K1
 	KMOVW        24(R9), K2
+	KORTESTW     K2, K1
+	JZ           general_v1
 	KORTESTW     K2, K2
 	JZ           general_w0
 	TESTQ        R12, R12
@@ -378,6 +380,8 @@ general_v1:
 	ADDQ        R8, DI
 	KMOVW       48(R9), K1
 	KMOVW       56(R9), K2
+	KORTESTW    K2, K1
+	JZ          general_v2
 	KORTESTW    K2, K2
 	JZ          general_w1
 	TESTQ       R12, R12
@@ -475,6 +479,8 @@ general_v2:
 	ADDQ        R8, DI
 	KMOVW       80(R9), K1
 	KMOVW       88(R9), K2
+	KORTESTW    K2, K1
+	JZ          done
 	KORTESTW    K2, K2
 	JZ          general_w2
 	TESTQ       R12, R12
@@ -573,6 +579,8 @@ beta1:
 	ADDQ        R8, DI
 	KMOVW       16(R9), K1
 	KMOVW       24(R9), K2
+	KORTESTW    K2, K1
+	JZ          beta1_v1
 	KORTESTW    K2, K2
 	JZ          beta1_w0
 	TESTQ       R12, R12
@@ -670,6 +678,8 @@ beta1_v1:
 	ADDQ        R8, DI
 	KMOVW       48(R9), K1
 	KMOVW       56(R9), K2
+	KORTESTW    K2, K1
+	JZ          beta1_v2
 	KORTESTW    K2, K2
 	JZ          beta1_w1
 	TESTQ       R12, R12
@@ -767,6 +777,8 @@ beta1_v2:
 	ADDQ        R8, DI
 	KMOVW       80(R9), K1
 	KMOVW       88(R9), K2
+	KORTESTW    K2, K1
+	JZ          done
 	KORTESTW    K2, K2
 	JZ          beta1_w2
 	TESTQ       R12, R12
@@ -865,6 +877,8 @@ beta0:
 	ADDQ     R8, DI
 	KMOVW    16(R9), K1
 	KMOVW    24(R9), K2
+	KORTESTW K2, K1
+	JZ       beta0_v1
 	KORTESTW K2, K2
 	JZ       beta0_w0
 	TESTQ    R12, R12
@@ -944,6 +958,8 @@ beta0_v1:
 	ADDQ     R8, DI
 	KMOVW    48(R9), K1
 	KMOVW    56(R9), K2
+	KORTESTW K2, K1
+	JZ       beta0_v2
 	KORTESTW K2, K2
 	JZ       beta0_w1
 	TESTQ    R12, R12
@@ -1023,6 +1039,8 @@ beta0_v2:
 	ADDQ     R8, DI
 	KMOVW    80(R9), K1
 	KMOVW    88(R9), K2
+	KORTESTW K2, K1
+	JZ       done
 	KORTESTW K2, K2
 	JZ       beta0_w2
 	TESTQ    R12, R12

@@ -346,6 +346,8 @@ epilogue:
 	ADDQ         R8, DI
 	KMOVW        16(R9), K1
 	KMOVW        24(R9), K2
+	KORTESTW     K2, K1
+	JZ           general_v1
 	KORTESTW     K2, K2
 	JZ           general_w0
 	TESTQ        R12, R12
@@ -443,6 +445,8 @@ general_v1:
 	ADDQ        R8, DI
 	KMOVW       48(R9), K1
 	KMOVW       56(R9), K2
+	KORTESTW    K2, K1
+	JZ          general_v2
 	KORTESTW    K2, K2
 	JZ          general_w1
 	TESTQ       R12, R12
@@ -540,6 +544,8 @@ general_v2:
 	ADDQ        R8, DI
 	KMOVW       80(R9), K1
 	KMOVW       88(R9), K2
+	KORTESTW    K2, K1
+	JZ          general_v3
 	KORTESTW    K2, K2
 	JZ          general_w2
 	TESTQ       R12, R12
@@ -637,6 +643,8 @@ general_v3:
 	ADDQ        R8, DI
 	KMOVW       112(R9), K1
 	KMOVW       120(R9), K2
+	KORTESTW    K2, K1
+	JZ          done
 	KORTESTW    K2, K2
 	JZ          general_w3
 	TESTQ       R12, R12
@@ -735,6 +743,8 @@ beta1:
 	ADDQ        R8, DI
 	KMOVW       16(R9), K1
 	KMOVW       24(R9), K2
+	KORTESTW    K2, K1
+	JZ          beta1_v1
 	KORTESTW    K2, K2
 	JZ          beta1_w0
 	TESTQ       R12, R12
@@ -832,6 +842,8 @@ beta1_v1:
 	ADDQ        R8, DI
 	KMOVW       48(R9), K1
 	KMOVW       56(R9), K2
+	KORTESTW    K2, K1
+	JZ          beta1_v2
 	KORTESTW    K2, K2
 	JZ          beta1_w1
 	TESTQ       R12, R12
@@ -929,6 +941,8 @@ beta1_v2:
 	ADDQ        R8, DI
 	KMOVW       80(R9), K1
 	KMOVW       88(R9), K2
+	KORTESTW    K2, K1
+	JZ          beta1_v3
 	KORTESTW    K2, K2
 	JZ          beta1_w2
 	TESTQ       R12, R12
@@ -1026,6 +1040,8 @@ beta1_v3:
 	ADDQ        R8, DI
 	KMOVW       112(R9), K1
 	KMOVW       120(R9), K2
+	KORTESTW    K2, K1
+	JZ          done
 	KORTESTW    K2, K2
 	JZ          beta1_w3
 	TESTQ       R12, R12
@@ -1124,6 +1140,8 @@ beta0:
 	ADDQ     R8, DI
 	KMOVW    16(R9), K1
 	KMOVW    24(R9), K2
+	KORTESTW K2, K1
+	JZ       beta0_v1
 	KORTESTW K2, K2
 	JZ       beta0_w0
 	TESTQ    R12, R12
@@ -1203,6 +1221,8 @@ beta0_v1:
 	ADDQ     R8, DI
 	KMOVW    48(R9), K1
 	KMOVW    56(R9), K2
+	KORTESTW K2, K1
+	JZ       beta0_v2
 	KORTESTW K2, K2
 	JZ       beta0_w1
 	TESTQ    R12, R12
@@ -1282,6 +1302,8 @@ beta0_v2:
 	ADDQ     R8, DI
 	KMOVW    80(R9), K1
 	KMOVW    88(R9), K2
+	KORTESTW K2, K1
+	JZ       beta0_v3
 	KORTESTW K2, K2
 	JZ       beta0_w2
 	TESTQ    R12, R12
@@ -1361,6 +1383,8 @@ beta0_v3:
 	ADDQ     R8, DI
 	KMOVW    112(R9), K1
 	KMOVW    120(R9), K2
+	KORTESTW K2, K1
+	JZ       done
 	KORTESTW K2, K2
 	JZ       beta0_w3
 	TESTQ    R12, R12

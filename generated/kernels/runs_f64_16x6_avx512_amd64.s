@@ -218,6 +218,8 @@ epilogue:
 	ADDQ         R8, DI
 	KMOVW        16(R9), K1
 	KMOVW        24(R9), K2
+	KORTESTW     K2, K1
+	JZ           general_v1
 	KORTESTW     K2, K2
 	JZ           general_w0
 	TESTQ        R12, R12
@@ -315,6 +317,8 @@ general_v1:
 	ADDQ        R8, DI
 	KMOVW       48(R9), K1
 	KMOVW       56(R9), K2
+	KORTESTW    K2, K1
+	JZ          done
 	KORTESTW    K2, K2
 	JZ          general_w1
 	TESTQ       R12, R12
@@ -413,6 +417,8 @@ beta1:
 	ADDQ        R8, DI
 	KMOVW       16(R9), K1
 	KMOVW       24(R9), K2
+	KORTESTW    K2, K1
+	JZ          beta1_v1
 	KORTESTW    K2, K2
 	JZ          beta1_w0
 	TESTQ       R12, R12
@@ -510,6 +516,8 @@ beta1_v1:
 	ADDQ        R8, DI
 	KMOVW       48(R9), K1
 	KMOVW       56(R9), K2
+	KORTESTW    K2, K1
+	JZ          done
 	KORTESTW    K2, K2
 	JZ          beta1_w1
 	TESTQ       R12, R12
@@ -608,6 +616,8 @@ beta0:
 	ADDQ     R8, DI
 	KMOVW    16(R9), K1
 	KMOVW    24(R9), K2
+	KORTESTW K2, K1
+	JZ       beta0_v1
 	KORTESTW K2, K2
 	JZ       beta0_w0
 	TESTQ    R12, R12
@@ -687,6 +697,8 @@ beta0_v1:
 	ADDQ     R8, DI
 	KMOVW    48(R9), K1
 	KMOVW    56(R9), K2
+	KORTESTW K2, K1
+	JZ       done
 	KORTESTW K2, K2
 	JZ       beta0_w1
 	TESTQ    R12, R12

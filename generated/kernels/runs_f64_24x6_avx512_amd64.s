@@ -283,6 +283,8 @@ epilogue:
 	ADDQ         R8, DI
 	KMOVW        16(R9), K1
 	KMOVW        24(R9), K2
+	KORTESTW     K2, K1
+	JZ           general_v1
 	KORTESTW     K2, K2
 	JZ           general_w0
 	TESTQ        R12, R12
@@ -380,6 +382,8 @@ general_v1:
 	ADDQ        R8, DI
 	KMOVW       48(R9), K1
 	KMOVW       56(R9), K2
+	KORTESTW    K2, K1
+	JZ          general_v2
 	KORTESTW    K2, K2
 	JZ          general_w1
 	TESTQ       R12, R12
@@ -477,6 +481,8 @@ general_v2:
 	ADDQ        R8, DI
 	KMOVW       80(R9), K1
 	KMOVW       88(R9), K2
+	KORTESTW    K2, K1
+	JZ          done
 	KORTESTW    K2, K2
 	JZ          general_w2
 	TESTQ       R12, R12
@@ -575,6 +581,8 @@ beta1:
 	ADDQ        R8, DI
 	KMOVW       16(R9), K1
 	KMOVW       24(R9), K2
+	KORTESTW    K2, K1
+	JZ          beta1_v1
 	KORTESTW    K2, K2
 	JZ          beta1_w0
 	TESTQ       R12, R12
@@ -672,6 +680,8 @@ beta1_v1:
 	ADDQ        R8, DI
 	KMOVW       48(R9), K1
 	KMOVW       56(R9), K2
+	KORTESTW    K2, K1
+	JZ          beta1_v2
 	KORTESTW    K2, K2
 	JZ          beta1_w1
 	TESTQ       R12, R12
@@ -769,6 +779,8 @@ beta1_v2:
 	ADDQ        R8, DI
 	KMOVW       80(R9), K1
 	KMOVW       88(R9), K2
+	KORTESTW    K2, K1
+	JZ          done
 	KORTESTW    K2, K2
 	JZ          beta1_w2
 	TESTQ       R12, R12
@@ -867,6 +879,8 @@ beta0:
 	ADDQ     R8, DI
 	KMOVW    16(R9), K1
 	KMOVW    24(R9), K2
+	KORTESTW K2, K1
+	JZ       beta0_v1
 	KORTESTW K2, K2
 	JZ       beta0_w0
 	TESTQ    R12, R12
@@ -946,6 +960,8 @@ beta0_v1:
 	ADDQ     R8, DI
 	KMOVW    48(R9), K1
 	KMOVW    56(R9), K2
+	KORTESTW K2, K1
+	JZ       beta0_v2
 	KORTESTW K2, K2
 	JZ       beta0_w1
 	TESTQ    R12, R12
@@ -1025,6 +1041,8 @@ beta0_v2:
 	ADDQ     R8, DI
 	KMOVW    80(R9), K1
 	KMOVW    88(R9), K2
+	KORTESTW K2, K1
+	JZ       done
 	KORTESTW K2, K2
 	JZ       beta0_w2
 	TESTQ    R12, R12

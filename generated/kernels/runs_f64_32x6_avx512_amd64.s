@@ -348,6 +348,8 @@ epilogue:
 	ADDQ         R8, DI
 	KMOVW        16(R9), K1
 	KMOVW        24(R9), K2
+	KORTESTW     K2, K1
+	JZ           general_v1
 	KORTESTW     K2, K2
 	JZ           general_w0
 	TESTQ        R12, R12
@@ -445,6 +447,8 @@ general_v1:
 	ADDQ        R8, DI
 	KMOVW       48(R9), K1
 	KMOVW       56(R9), K2
+	KORTESTW    K2, K1
+	JZ          general_v2
 	KORTESTW    K2, K2
 	JZ          general_w1
 	TESTQ       R12, R12
@@ -542,6 +546,8 @@ general_v2:
 	ADDQ        R8, DI
 	KMOVW       80(R9), K1
 	KMOVW       88(R9), K2
+	KORTESTW    K2, K1
+	JZ          general_v3
 	KORTESTW    K2, K2
 	JZ          general_w2
 	TESTQ       R12, R12
@@ -639,6 +645,8 @@ general_v3:
 	ADDQ        R8, DI
 	KMOVW       112(R9), K1
 	KMOVW       120(R9), K2
+	KORTESTW    K2, K1
+	JZ          done
 	KORTESTW    K2, K2
 	JZ          general_w3
 	TESTQ       R12, R12
@@ -737,6 +745,8 @@ beta1:
 	ADDQ        R8, DI
 	KMOVW       16(R9), K1
 	KMOVW       24(R9), K2
+	KORTESTW    K2, K1
+	JZ          beta1_v1
 	KORTESTW    K2, K2
 	JZ          beta1_w0
 	TESTQ       R12, R12
@@ -834,6 +844,8 @@ beta1_v1:
 	ADDQ        R8, DI
 	KMOVW       48(R9), K1
 	KMOVW       56(R9), K2
+	KORTESTW    K2, K1
+	JZ          beta1_v2
 	KORTESTW    K2, K2
 	JZ          beta1_w1
 	TESTQ       R12, R12
@@ -931,6 +943,8 @@ beta1_v2:
 	ADDQ        R8, DI
 	KMOVW       80(R9), K1
 	KMOVW       88(R9), K2
+	KORTESTW    K2, K1
+	JZ          beta1_v3
 	KORTESTW    K2, K2
 	JZ          beta1_w2
 	TESTQ       R12, R12
@@ -1028,6 +1042,8 @@ beta1_v3:
 	ADDQ        R8, DI
 	KMOVW       112(R9), K1
 	KMOVW       120(R9), K2
+	KORTESTW    K2, K1
+	JZ          done
 	KORTESTW    K2, K2
 	JZ          beta1_w3
 	TESTQ       R12, R12
@@ -1126,6 +1142,8 @@ beta0:
 	ADDQ     R8, DI
 	KMOVW    16(R9), K1
 	KMOVW    24(R9), K2
+	KORTESTW K2, K1
+	JZ       beta0_v1
 	KORTESTW K2, K2
 	JZ       beta0_w0
 	TESTQ    R12, R12
@@ -1205,6 +1223,8 @@ beta0_v1:
 	ADDQ     R8, DI
 	KMOVW    48(R9), K1
 	KMOVW    56(R9), K2
+	KORTESTW K2, K1
+	JZ       beta0_v2
 	KORTESTW K2, K2
 	JZ       beta0_w1
 	TESTQ    R12, R12
@@ -1284,6 +1304,8 @@ beta0_v2:
 	ADDQ     R8, DI
 	KMOVW    80(R9), K1
 	KMOVW    88(R9), K2
+	KORTESTW K2, K1
+	JZ       beta0_v3
 	KORTESTW K2, K2
 	JZ       beta0_w2
 	TESTQ    R12, R12
@@ -1363,6 +1385,8 @@ beta0_v3:
 	ADDQ     R8, DI
 	KMOVW    112(R9), K1
 	KMOVW    120(R9), K2
+	KORTESTW K2, K1
+	JZ       done
 	KORTESTW K2, K2
 	JZ       beta0_w3
 	TESTQ    R12, R12
