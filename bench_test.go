@@ -127,54 +127,40 @@ func BenchmarkCallOverhead(b *testing.B) {
 		b.Run(fmt.Sprintf("gemm/%dx%dx%d", n, n, n), func(b *testing.B) { benchGemm[float32](b, n, n, n, 1) })
 	}
 	b.Run("contract/ea,ebcd->abcd/4", func(b *testing.B) {
-		benchSmallContract[float32](b, "ea,ebcd->abcd", [3][]int{{4, 4}, {4, 4, 4, 4}, {4, 4, 4, 4}}, 2*4*4*4*4*4)
+		benchSpec[float32](b, "ea,ebcd->abcd", [3][]int{{4, 4}, {4, 4, 4, 4}, {4, 4, 4, 4}}, 1, 2*4*64*4)
 	})
 	b.Run("contract/bij,bjk->bik/16x8x8x8", func(b *testing.B) {
-		benchSmallContract[float32](b, "bij,bjk->bik", [3][]int{{16, 8, 8}, {16, 8, 8}, {16, 8, 8}}, 2*16*8*8*8)
+		benchSpec[float32](b, "bij,bjk->bik", [3][]int{{16, 8, 8}, {16, 8, 8}, {16, 8, 8}}, 1, 2*16*8*8*8)
 	})
 }
 
-// benchSmallContract times spec on one thread over dense operands of the
-// given shapes (A, B, C); flops is its real flop count.
-func benchSmallContract[T tc.Scalar](b *testing.B, spec string, shapes [3][]int, flops float64) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	a, bb, c := randTensor[T](rng, shapes[0]...), randTensor[T](rng, shapes[1]...), randTensor[T](rng, shapes[2]...)
-	p := poolOf(1)
+func benchContract[T tc.Scalar](b *testing.B, cs tccg.Case, threads int) {
+	ext := cs.Extents(typed.OpsOf[T]().RealSize)
+	sa, sb, sc := cs.Shapes(ext)
+	m, n, k := cs.MNK(ext)
+	benchSpec[T](b, cs.Spec, [3][]int{sa, sb, sc}, threads, 2*float64(m)*float64(n)*float64(k))
+}
+
+// benchSpec times spec over dense operands of the given shapes (A, B, C)
+// on threads threads; flops is 2mnk (four times that is counted for a
+// complex type).
+func benchSpec[T tc.Scalar](b *testing.B, spec string, shapes [3][]int, threads int, flops float64) {
 	ops := typed.OpsOf[T]()
-	peakOf(ops.Type.Real, 1)
+	rng := rand.New(rand.NewPCG(1, 2))
+	a := randTensor[T](rng, shapes[0]...)
+	bb := randTensor[T](rng, shapes[1]...)
+	c := randTensor[T](rng, shapes[2]...)
+	p := poolOf(threads)
+	if ops.Type.Complex {
+		flops *= 4
+	}
+	peakOf(ops.Type.Real, threads)
 	if err := tc.Contract(spec, 1, a, bb, 0, c, tc.WithPool(p)); err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if err := tc.Contract(spec, 1, a, bb, 0, c, tc.WithPool(p)); err != nil {
-			b.Fatal(err)
-		}
-	}
-	report(b, flops, ops.Type.Real, 1)
-}
-
-func benchContract[T tc.Scalar](b *testing.B, cs tccg.Case, threads int) {
-	ops := typed.OpsOf[T]()
-	ext := cs.Extents(ops.RealSize)
-	sa, sb, sc := cs.Shapes(ext)
-	rng := rand.New(rand.NewPCG(1, 2))
-	a := randTensor[T](rng, sa...)
-	bb := randTensor[T](rng, sb...)
-	c := randTensor[T](rng, sc...)
-	p := poolOf(threads)
-	m, n, k := cs.MNK(ext)
-	flops := 2 * float64(m) * float64(n) * float64(k)
-	if ops.Type.Complex {
-		flops *= 4
-	}
-	peakOf(ops.Type.Real, threads)
-	if err := tc.Contract(cs.Spec, 1, a, bb, 0, c, tc.WithPool(p)); err != nil {
-		b.Fatal(err)
-	}
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if err := tc.Contract(cs.Spec, 1, a, bb, 0, c, tc.WithPool(p)); err != nil {
 			b.Fatal(err)
 		}
 	}
