@@ -195,17 +195,19 @@ func (c *call) directBeta(pc int) *byte {
 // goroutine.
 func (c *call) directSolo() {
 	p := c.plan
-	var off [3]int
+	var cur batchCursor
+	cur.start(&p.Batch, 0)
 	for bi := 0; bi < p.Batch.Size; bi++ {
-		if len(p.Batch.Dims) > 0 {
-			for o := 0; o < 3; o++ {
-				off[o] = offsetAt(p.Batch.Ext, p.Batch.S[o], bi)
-			}
+		if bi > 0 {
+			cur.next()
 		}
+		// The offsets are passed where the cursor keeps them: a copy
+		// would load as one 16-byte word what next stored as 8-byte ones,
+		// which is not forwarded and stalls.
 		if c.tall {
-			c.directTall(0, 1, &off)
+			c.directTall(0, 1, &cur.off)
 		} else {
-			c.directGemm(0, 1, &off)
+			c.directGemm(0, 1, &cur.off)
 		}
 	}
 }

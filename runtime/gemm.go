@@ -107,26 +107,29 @@ func (c *call) member(r int, bufs workspace.WorkerBufs) {
 			ms.panels = [2][]byte{c.panels[0], c.panels[len(c.panels)-1]}
 		}
 	}
+	if b0 >= b1 {
+		return
+	}
+	var cur batchCursor
+	cur.start(&p.Batch, b0)
 	for bi := b0; bi < b1; bi++ {
-		var off [3]int
-		if len(p.Batch.Dims) > 0 {
-			for o := 0; o < 3; o++ {
-				off[o] = offsetAt(p.Batch.Ext, p.Batch.S[o], bi)
-			}
+		if bi > b0 {
+			cur.next()
 		}
+		off := &cur.off // not copied (directSolo says why)
 		switch {
 		case p.K.Size == 0:
 			c.scaleC(&ms, off[opC])
 		case c.direct && c.tall && ms.solo:
-			c.directTall(0, 1, &off)
+			c.directTall(0, 1, off)
 		case c.direct && c.tall:
-			c.directTall(r, c.members, &off)
+			c.directTall(r, c.members, off)
 		case c.direct && ms.solo:
-			c.directGemm(0, 1, &off)
+			c.directGemm(0, 1, off)
 		case c.direct:
-			c.directGemm(r, c.members, &off)
+			c.directGemm(r, c.members, off)
 		default:
-			c.gemm(&ms, &off)
+			c.gemm(&ms, off)
 		}
 	}
 }
