@@ -29,27 +29,22 @@ var program = x86test.Program{
 	},
 }
 
-// labels is a Labels list that is the same for every row.
-func labels(l ...string) func(spec.Kernel, *x86.Gen) []string {
-	return func(spec.Kernel, *x86.Gen) []string { return l }
-}
-
 // TestTable compiles the kernel of every row and checks the prefetch of C
 // and the three epilogues are there.
 func TestTable(t *testing.T) {
-	program.Labels(t, "kernel", labels("loop", "remloop", "cfetched", "beta0", "beta1", "strided", "done"))
+	program.Labels(t, "kernel", x86test.Same("loop", "remloop", "cfetched", "beta0", "beta1", "strided", "done"))
 }
 
 // TestTilesTable: the column kernel's tile loop wraps the kernel's k loop,
 // prefetch of C and epilogues.
 func TestTilesTable(t *testing.T) {
-	program.Labels(t, "tiles", labels("tiles", "tile", "loop", "remloop", "cfetched", "beta0", "beta1", "partial", "strided", "next"))
+	program.Labels(t, "tiles", x86test.Same("tiles", "tile", "loop", "remloop", "cfetched", "beta0", "beta1", "partial", "strided", "next"))
 }
 
 // TestMapsTable: the half-map column kernel's tile loop wraps the k loop
 // and the three epilogues.
 func TestMapsTable(t *testing.T) {
-	program.Labels(t, "maps", labels("tiles", "tile", "loop", "remloop", "beta0", "beta1", "next"))
+	program.Labels(t, "maps", x86test.Same("tiles", "tile", "loop", "remloop", "beta0", "beta1", "next"))
 }
 
 // TestDirectTable: the direct kernel's loop sets are "kn", "kb" and "kf",

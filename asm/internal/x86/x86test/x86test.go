@@ -174,3 +174,8 @@ func (p Program) Direct(t *testing.T, prefix, rows string) {
 		}
 	}
 }
+
+// Same is a Labels list that is the same for every row.
+func Same(labels ...string) func(spec.Kernel, *x86.Gen) []string {
+	return func(spec.Kernel, *x86.Gen) []string { return labels }
+}
