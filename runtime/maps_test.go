@@ -61,28 +61,7 @@ func checkMaps[T real](t *testing.T, k *kernels.Kernel, asm kernels.MapsFunc) {
 					s0 := rng.IntN(e0/half) * half
 					nn := []int{nr, 1 + rng.IntN(nr), 0}[pick%3]
 					m := tiles * mr
-					// Row i is element s0+i of runs of e0 whose starts are
-					// e0+gap apart.
-					rows := make([]int64, max(m, 1))
-					lo, hi := int64(0), int64(0)
-					for i := range m {
-						g := s0 + i
-						rows[i] = int64(g/e0*(e0+gap) + g%e0)
-						lo, hi = min(lo, rows[i]), max(hi, rows[i])
-					}
-					span := hi - lo + 1
-					cols := make([]int64, nr)
-					order := rng.Perm(nr)
-					for j := range cols {
-						switch pick % 3 {
-						case 0:
-							cols[j] = int64(j) * (span + 5)
-						case 1:
-							cols[j] = -int64(j) * (span + 1)
-						default:
-							cols[j] = int64(order[j])*(span+4) + int64(rng.IntN(3))
-						}
-					}
+					rows, cols := runLayout(rng, m, max(m, 1), nr, s0, e0, gap, pick%3)
 					rm := make([]int64, max(tiles, 1)*words)
 					for tt := range tiles {
 						if !buildHalfMap(rm[tt*words:(tt+1)*words], rows[tt*mr:(tt+1)*mr], mr, lanes, 1, size, size) {

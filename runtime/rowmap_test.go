@@ -66,30 +66,7 @@ func checkRuns[T real](t *testing.T, k *kernels.Kernel, asm kernels.RunsFunc) {
 				s0 := rng.IntN(e0)
 				m := []int{mr, mr - 1, 1 + rng.IntN(mr)}[pick%3]
 				nn := []int{nr, 1 + rng.IntN(nr)}[pick%2]
-				// Row i is element s0+i of runs of e0 whose starts are
-				// e0+gap apart.
-				rows := make([]int64, m)
-				lo, hi := int64(0), int64(0)
-				for i := range rows {
-					g := s0 + i
-					rows[i] = int64(g/e0*(e0+gap) + g%e0)
-					lo, hi = min(lo, rows[i]), max(hi, rows[i])
-				}
-				span := hi - lo + 1
-				// Columns: evenly spaced, reversed, or scattered, never
-				// overlapping the rows of another column.
-				cols := make([]int64, nr)
-				order := rng.Perm(nr)
-				for j := range cols {
-					switch pick % 3 {
-					case 0:
-						cols[j] = int64(j) * (span + 5)
-					case 1:
-						cols[j] = -int64(j) * (span + 1)
-					default:
-						cols[j] = int64(order[j])*(span+4) + int64(rng.IntN(3))
-					}
-				}
+				rows, cols := runLayout(rng, m, m, nr, s0, e0, gap, pick%3)
 				// The map, then the next sliver's, which the kernel reads
 				// for prefetch hints only: offsets far outside C.
 				words := rowMapWords(mr, lanes)
@@ -129,6 +106,35 @@ func checkRuns[T real](t *testing.T, k *kernels.Kernel, asm kernels.RunsFunc) {
 			}
 		}
 	}
+}
+
+// runLayout lays out a tile of m rows (rows holds at least n, the rest at
+// offset 0) and nr columns, as C's runs put them: row i is element s0+i of
+// runs of e0 whose starts are e0+gap apart; the columns are evenly spaced
+// (cols 0), reversed (1) or scattered (2), never overlapping the rows of
+// another column.
+func runLayout(rng *rand.Rand, m, n, nr, s0, e0, gap, cols int) (rowOffs, colOffs []int64) {
+	rowOffs = make([]int64, n)
+	lo, hi := int64(0), int64(0)
+	for i := range m {
+		g := s0 + i
+		rowOffs[i] = int64(g/e0*(e0+gap) + g%e0)
+		lo, hi = min(lo, rowOffs[i]), max(hi, rowOffs[i])
+	}
+	span := hi - lo + 1
+	colOffs = make([]int64, nr)
+	order := rng.Perm(nr)
+	for j := range colOffs {
+		switch cols {
+		case 0:
+			colOffs[j] = int64(j) * (span + 5)
+		case 1:
+			colOffs[j] = -int64(j) * (span + 1)
+		default:
+			colOffs[j] = int64(order[j])*(span+4) + int64(rng.IntN(3))
+		}
+	}
+	return rowOffs, colOffs
 }
 
 // runRuns calls fn on a fresh C with canaries everywhere but the m×n tile
