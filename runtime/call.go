@@ -21,36 +21,21 @@ type call struct {
 	h    *workspace.Worker // the calling goroutine's worker slot
 	// last is the plan of this record's previous call: a caller repeating
 	// a call finds it without hashing.
-	last *Plan
-	plan *Plan
-	ops  *typed.Ops
-	// kern is the call's kernel: the type's (mainKern), or a shorter tile
-	// for a C of short runs (shortTile).
-	kern, mainKern *kernels.Kernel
-	fn, mainFn     kernels.Func
-	// tilesFn is kern's column kernel (nil where it has none): one call
-	// for a run of like tiles that share a B sliver (tiles.go).
-	tilesFn kernels.TilesFunc
+	last     *Plan
+	plan     *Plan
+	ops      *typed.Ops
+	mainKern *kernels.Kernel // the type's kernel on the path in use
+	mainFn   kernels.Func
 
 	// Element sizes in bytes; cf is 2 for complex types, whose kernels run
 	// on twice the rows and twice the depth (the 1m method), else 1.
 	tsize, rsize, cf int
-	blk              typed.Blocking // in elements of T
-	mrR, nrR         int            // the kernel's tile in reals
-	// tileM and tileN map slivers to the rows and columns of T they hold:
-	// whole tiles, or tiles restarting at every run of M's (N's) fastest
-	// dim, so that no tile straddles two runs (see alignRuns).
-	tileM, tileN tiling
-	// rowMaps: tiles of M straddle runs of C's rows and the kernel with a
-	// row map (runsFn), or the column kernel with half maps (mapsFn, one
-	// of the two nil), writes them directly; mapWords is one sliver's map.
-	rowMaps            bool
-	runsFn             kernels.RunsFunc
-	mapsFn             kernels.MapsFunc
-	mapWords, mapLanes int
-	// groupSl is the slivers of B a group of grouped tiles holds, 0 for
-	// BLIS's order (grouped.go).
-	groupSl int
+
+	// choice is what chooseTeam decided for this call; chosen and
+	// chosenFor keep the last decision made and what it was made for.
+	choice
+	chosen    choice
+	chosenFor choiceKey
 
 	// base[o] is the address of the element at all-zero coordinates of A, B
 	// and C in the plan's order (A and B exchanged when the plan is swapped).
@@ -71,19 +56,9 @@ type call struct {
 	// members is the team's size. Members share each round's work (units:
 	// an MC block of rows times one of unitCols runs of B slivers), unless
 	// batchPar: then each member is a team of one over its own batch
-	// elements. unitAlign is the slivers a unit's run is a multiple of,
-	// so that no two units write one block of C's shared lines.
-	members, units, unitCols int
-	unitAlign                int
-	batchPar                 bool
-	// ownSlivers: each unit packs its own B slivers, not the team the
-	// whole panel (one MC block: no two units read one sliver).
-	ownSlivers bool
-	direct     bool // the direct path: nothing packed
-	tall       bool // on it, a tall product row tile by row tile (directTall)
-	// tallAhead: how many runs ahead a tall product's members fetch A
-	// (tallahead.go); 0 for none.
-	tallAhead int
+	// elements.
+	members  int
+	batchPar bool
 	// complexB: a complex product whose B the direct kernel reads in place
 	// as the 1r layout, against A packed in 1e (complexdirect.go).
 	complexB bool
@@ -95,6 +70,64 @@ type call struct {
 	helpers []*poolWorker
 	pending atomic.Int32
 	done    chan struct{}
+}
+
+// choice is what chooseTeam decides from the plan, the element type, the
+// path's kernel and the team's size alone (choiceKey): a record that
+// repeats a call takes its last choice whole rather than weigh tiles and
+// blocks again, which took 8–12% of a small product on the packed path
+// (complex64 GEMM 32³, a 4⁶ contraction).
+type choice struct {
+	// kern is the call's kernel: the type's (mainKern), or a shorter tile
+	// for a C of short runs (shortTile).
+	kern *kernels.Kernel
+	fn   kernels.Func
+	// tilesFn is kern's column kernel (nil where it has none): one call
+	// for a run of like tiles that share a B sliver (tiles.go).
+	tilesFn kernels.TilesFunc
+
+	blk      typed.Blocking // in elements of T
+	mrR, nrR int            // the kernel's tile in reals
+	// tileM and tileN map slivers to the rows and columns of T they hold:
+	// whole tiles, or tiles restarting at every run of M's (N's) fastest
+	// dim, so that no tile straddles two runs (see alignRuns).
+	tileM, tileN tiling
+	// rowMaps: tiles of M straddle runs of C's rows and the kernel with a
+	// row map (runsFn), or the column kernel with half maps (mapsFn, one
+	// of the two nil), writes them directly; mapWords is one sliver's map.
+	rowMaps            bool
+	runsFn             kernels.RunsFunc
+	mapsFn             kernels.MapsFunc
+	mapWords, mapLanes int
+	// groupSl is the slivers of B a group of grouped tiles holds, 0 for
+	// BLIS's order (grouped.go).
+	groupSl int
+
+	// units: an MC block of rows times one of unitCols runs of B slivers.
+	// unitAlign is the slivers a unit's run is a multiple of, so that no
+	// two units write one block of C's shared lines.
+	units, unitCols, unitAlign int
+	// ownSlivers: each unit packs its own B slivers, not the team the
+	// whole panel (one MC block: no two units read one sliver).
+	ownSlivers bool
+	direct     bool // the direct path: nothing packed
+	tall       bool // on it, a tall product row tile by row tile (directTall)
+	// tallAhead: how many runs ahead a tall product's members fetch A
+	// (tallahead.go); 0 for none.
+	tallAhead int
+}
+
+// choiceKey is what a choice depends on. The plan fixes the shapes and
+// strides (a plan rebuilt for them is a new one, so an old choice is never
+// taken for it); ops the element type; main the path; testBlocks the
+// blocksizes a test set (testBlocks), zero when none.
+type choiceKey struct {
+	plan       *Plan
+	ops        *typed.Ops
+	main       *kernels.Kernel
+	members    int
+	batchPar   bool
+	testBlocks blocks
 }
 
 func newCall(p *Pool, threads int) *call {

@@ -35,7 +35,7 @@ func newCrossPacking(row *kernels.Kernel, ops *typed.Ops, size int) *crossPackin
 		row.PackXGo(dst, src, n, rows, kk, rowStep, kStep, sliverStep, ahead)
 	}
 	mr := row.MR
-	x.c = &call{kern: &k, tileM: plainTiling(mr), cf: 1, tsize: size, rsize: size, mrR: mr, ops: ops}
+	x.c = &call{choice: choice{kern: &k, tileM: plainTiling(mr), mrR: mr}, cf: 1, tsize: size, rsize: size, ops: ops}
 	x.c.blk.MR = mr
 	return x
 }

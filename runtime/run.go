@@ -271,10 +271,46 @@ func (c *call) chooseTeam() {
 			want = min(want, ceilDiv(p.M.Size, mr)*ceilDiv(p.N.Size, nr))
 		}
 	}
-	c.rowMaps, c.runsFn, c.mapsFn, c.complexB, c.groupSl = false, nil, nil, false, 0
 	c.pool.acquire(c, want-1)
 	c.members = 1 + len(c.helpers)
 	c.batchPar = c.members > 1 && c.batchWorthwhile(c.members)
+	var tb blocks
+	if testBlocks != nil {
+		tb = *testBlocks
+	}
+	if k := &c.chosenFor; k.plan == p && k.ops == c.ops && k.main == c.mainKern &&
+		k.members == c.members && k.batchPar == c.batchPar && k.testBlocks == tb {
+		// Compared field by field: a key built here and compared whole
+		// would be read back in wider words than it was written, which
+		// stalls (setOperand says why), for a quarter of a tiny call.
+		c.choice = c.chosen
+	} else {
+		if testChoose != nil {
+			testChoose()
+		}
+		c.choose()
+		c.chosen = c.choice
+		c.chosenFor = choiceKey{plan: p, ops: c.ops, main: c.mainKern, members: c.members, batchPar: c.batchPar, testBlocks: tb}
+	}
+	// What depends on the scalars or on the call in flight.
+	c.complexB = !c.direct && c.complexDirect()
+	if !c.direct && c.members > 1 && !c.batchPar && p.K.Size > 0 {
+		rounds := p.Batch.Size * ceilDiv(p.N.Size, c.blk.NC) * ceilDiv(p.K.Size, c.blk.KC)
+		c.sync.prepare(c.members, rounds, c.units)
+	}
+}
+
+// testChoose, when set by a test, is called each time a call makes its
+// choice rather than reuse its record's last one.
+var testChoose func()
+
+// choose makes the call's choice (chooseTeam): the direct path, or the
+// packed path's tile, blocking and units.
+func (c *call) choose() {
+	p := c.plan
+	mr, nr := c.kern.MR/c.cf, c.kern.NR
+	c.rowMaps, c.runsFn, c.mapsFn, c.groupSl = false, nil, nil, 0
+	c.units, c.unitCols, c.unitAlign, c.ownSlivers = 0, 0, 0, false
 	c.direct = c.directFits()
 	if c.direct {
 		return
@@ -370,11 +406,6 @@ func (c *call) chooseTeam() {
 	// 62-77 and 26-30 to 33-52, and float32 GEMM 4096×64×4096 from
 	// 215-226 to 241-283.
 	c.ownSlivers = c.members > 1 && !c.batchPar && blocks == 1
-	c.complexB = c.complexDirect()
-	if c.members > 1 && !c.batchPar && p.K.Size > 0 {
-		rounds := p.Batch.Size * ceilDiv(p.N.Size, c.blk.NC) * ceilDiv(p.K.Size, c.blk.KC)
-		c.sync.prepare(c.members, rounds, c.units)
-	}
 }
 
 // shallowMC is the largest MC (in reals) at a depth of kc reals, when C's

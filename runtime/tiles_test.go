@@ -131,7 +131,7 @@ func TestTileRuns(t *testing.T) {
 		{"complex", plainTiling(4), 16, 2, []int64{2, 2, 1, 1}, []int64{1, 2, 4, 4}},
 	}
 	for _, tc := range cases {
-		c := &call{tilesFn: fn, tileM: tc.tiling, cf: tc.cf, tsize: 4 * tc.cf}
+		c := &call{choice: choice{tilesFn: fn, tileM: tc.tiling}, cf: tc.cf, tsize: 4 * tc.cf}
 		mSl := tc.tiling.count(tc.mc)
 		if mSl != len(tc.steps) {
 			t.Fatalf("%s: %d slivers, the case gives %d steps", tc.name, mSl, len(tc.steps))
