@@ -22,18 +22,39 @@ func Offsets(dst []int64, ext, stride []int, start int) {
 	if len(dst) == 0 {
 		return
 	}
-	rank := len(ext)
-	if rank == 0 {
+	// The coordinates live in an array sized to the group: Go zeroes it on
+	// every call, and 512 bytes of it took a quarter of a call over a
+	// window of 32 (16.7 ns, 12.4 without).
+	switch rank := len(ext); {
+	case rank == 0:
 		clear(dst)
-		return
+	case rank == 1:
+		// A window of one dim is evenly spaced.
+		s := int64(stride[0])
+		off := int64(start) * s
+		for i := range dst {
+			dst[i] = off
+			off += s
+		}
+	case rank <= smallGroupRank:
+		var buf [smallGroupRank]int
+		offsetsFrom(dst, ext, stride, start, buf[:rank])
+	case rank <= maxGroupRank:
+		var buf [maxGroupRank]int
+		offsetsFrom(dst, ext, stride, start, buf[:rank])
+	default:
+		offsetsFrom(dst, ext, stride, start, make([]int, rank))
 	}
-	var buf [maxGroupRank]int
-	var coord []int
-	if rank <= maxGroupRank {
-		coord = buf[:rank]
-	} else {
-		coord = make([]int, rank)
-	}
+}
+
+// smallGroupRank bounds the groups whose coordinates Offsets keeps in a
+// small array.
+const smallGroupRank = 8
+
+// offsetsFrom is Offsets over a group of at least one dim, with coord
+// (one entry per dim) to count in.
+func offsetsFrom(dst []int64, ext, stride []int, start int, coord []int) {
+	rank := len(ext)
 	var off int64
 	rest := start
 	for d := 0; d < rank; d++ {

@@ -29,6 +29,9 @@ func TestOffsets(t *testing.T) {
 		{[]int{3, 1, 5, 2}, []int{-1, 100, 7, -40}},
 		{[]int{1, 1, 1}, []int{3, 4, 5}},
 		{[]int{5, 1, 1, 6}, []int{2, 0, 0, 11}},
+		// More dims than Offsets' small coordinate array holds.
+		{[]int{2, 1, 3, 1, 2, 1, 2, 1, 2}, []int{1, 7, 2, -9, 30, 0, -61, 5, 200}},
+		{[]int{3, 2, 1, 1, 2, 1, 1, 2, 1, 1, 2, 1}, []int{-1, 3, 0, 8, 6, 1, 1, -12, 4, 4, 24, 2}},
 	}
 	for range 20 {
 		rank := 1 + rng.IntN(5)
