@@ -19,16 +19,22 @@ const maxBatchCursorRank = 8
 // start places the cursor at batch element idx.
 func (b *batchCursor) start(g *Group, idx int) {
 	b.g = g
-	for o := 0; o < 3; o++ {
-		b.off[o] = offsetAt(g.Ext, g.S[o], idx)
-	}
 	if len(g.Ext) > maxBatchCursorRank {
+		for o := 0; o < 3; o++ {
+			b.off[o] = offsetAt(g.Ext, g.S[o], idx)
+		}
 		b.coord[0] = idx
 		return
 	}
+	// One decomposition gives the coordinates and all three offsets.
+	b.off = [3]int{}
 	for d, e := range g.Ext {
-		b.coord[d] = idx % e
+		x := idx % e
 		idx /= e
+		b.coord[d] = x
+		b.off[opA] += x * g.S[opA][d]
+		b.off[opB] += x * g.S[opB][d]
+		b.off[opC] += x * g.S[opC][d]
 	}
 }
 
