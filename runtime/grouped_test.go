@@ -28,7 +28,10 @@ func checkGrouped[T real](t *testing.T, tol float64) {
 		// C = dacb: b (C's unit dim) and a in M, c (a run apart) and d in
 		// N. Runs are near (a's stride in C within a page), as in ccsd_t:
 		// runs pages apart take tiles of one run at float64.
-		A, B, Cn, D := 131, 20, 20, 12
+		// N = Cn·D = 280 columns are 47 slivers, a prime, so that groups
+		// of any size the caches give (8 float64 slivers with a 32 KiB L1,
+		// 16 with 48 KiB) leave a shorter last group.
+		A, B, Cn, D := 131, 20, 20, 14
 		if ops.Type.Size == 8 {
 			B = 16 // runs of 20 take tiles of 24 rows, one a run
 		}
