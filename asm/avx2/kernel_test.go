@@ -32,13 +32,13 @@ var program = x86test.Program{
 // TestTable compiles the kernel of every row and checks the prefetch of C
 // and the three epilogues are there.
 func TestTable(t *testing.T) {
-	program.Labels(t, "kernel", x86test.Same("loop", "remloop", "cfetched", "beta0", "beta1", "strided", "done"))
+	program.Labels(t, "kernel", x86test.Same("loop", "remloop", "cspread", "cnext", "beta0", "beta1", "strided", "done"))
 }
 
 // TestTilesTable: the column kernel's tile loop wraps the kernel's k loop,
 // prefetch of C and epilogues.
 func TestTilesTable(t *testing.T) {
-	program.Labels(t, "tiles", x86test.Same("tiles", "tile", "loop", "remloop", "cfetched", "beta0", "beta1", "partial", "strided", "next"))
+	program.Labels(t, "tiles", x86test.Same("tiles", "tile", "loop", "remloop", "cspread", "cnext", "beta0", "beta1", "partial", "strided", "next"))
 }
 
 // TestMapsTable: the half-map column kernel's tile loop wraps the k loop

@@ -7,38 +7,29 @@
 // func gemm_f32_16x6_avx2(k int, a *byte, b *byte, c *byte, rsc int, csc int, m int, n int, alpha *byte, beta *byte)
 // Requires: AVX, FMA3, MMX+
 TEXT ·gemm_f32_16x6_avx2(SB), $384-80
-	VXORPS     Y0, Y0, Y0
-	VXORPS     Y2, Y2, Y2
-	VXORPS     Y4, Y4, Y4
-	VXORPS     Y6, Y6, Y6
-	VXORPS     Y8, Y8, Y8
-	VXORPS     Y10, Y10, Y10
-	VXORPS     Y1, Y1, Y1
-	VXORPS     Y3, Y3, Y3
-	VXORPS     Y5, Y5, Y5
-	VXORPS     Y7, Y7, Y7
-	VXORPS     Y9, Y9, Y9
-	VXORPS     Y11, Y11, Y11
-	MOVQ       c+24(FP), R8
-	MOVQ       rsc+32(FP), R9
-	MOVQ       csc+40(FP), R10
-	SHLQ       $0x02, R10
-	CMPQ       R9, $0x00000001
-	JNE        cfetched
-	MOVQ       R8, R13
-	PREFETCHT0 (R13)
-	ADDQ       R10, R13
-	PREFETCHT0 (R13)
-	ADDQ       R10, R13
-	PREFETCHT0 (R13)
-	ADDQ       R10, R13
-	PREFETCHT0 (R13)
-	ADDQ       R10, R13
-	PREFETCHT0 (R13)
-	ADDQ       R10, R13
-	PREFETCHT0 (R13)
+	VXORPS Y0, Y0, Y0
+	VXORPS Y2, Y2, Y2
+	VXORPS Y4, Y4, Y4
+	VXORPS Y6, Y6, Y6
+	VXORPS Y8, Y8, Y8
+	VXORPS Y10, Y10, Y10
+	VXORPS Y1, Y1, Y1
+	VXORPS Y3, Y3, Y3
+	VXORPS Y5, Y5, Y5
+	VXORPS Y7, Y7, Y7
+	VXORPS Y9, Y9, Y9
+	VXORPS Y11, Y11, Y11
+	MOVQ   c+24(FP), R8
+	MOVQ   rsc+32(FP), R9
+	MOVQ   csc+40(FP), R10
+	SHLQ   $0x02, R10
+	XORL   R11, R11
+	CMPQ   R9, $0x00000001
+	JNE    cspread
+	MOVQ   R8, R13
+	MOVL   $0x00000006, R11
 
-cfetched:
+cspread:
 	MOVQ    k+0(FP), CX
 	MOVQ    a+8(FP), SI
 	MOVQ    b+16(FP), DI
@@ -50,6 +41,14 @@ cfetched:
 	PCALIGN $0x40
 
 loop:
+	TESTQ      R11, R11
+	JZ         cnext
+	PREFETCHT0 (R13)
+	PREFETCHT0 63(R13)
+	ADDQ       R10, R13
+	DECQ       R11
+
+cnext:
 	VMOVUPS      (SI), Y12
 	VMOVUPS      32(SI), Y13
 	VBROADCASTSS (DI), Y14

@@ -5,50 +5,29 @@
 // func gemm_f32_32x6_avx512(k int, a *byte, b *byte, c *byte, rsc int, csc int, m int, n int, alpha *byte, beta *byte)
 // Requires: AVX, AVX512F, BMI2, FMA3, MMX+
 TEXT ·gemm_f32_32x6_avx512(SB), $768-80
-	VPXORD     Z0, Z0, Z0
-	VPXORD     Z2, Z2, Z2
-	VPXORD     Z4, Z4, Z4
-	VPXORD     Z6, Z6, Z6
-	VPXORD     Z8, Z8, Z8
-	VPXORD     Z10, Z10, Z10
-	VPXORD     Z1, Z1, Z1
-	VPXORD     Z3, Z3, Z3
-	VPXORD     Z5, Z5, Z5
-	VPXORD     Z7, Z7, Z7
-	VPXORD     Z9, Z9, Z9
-	VPXORD     Z11, Z11, Z11
-	MOVQ       c+24(FP), R8
-	MOVQ       rsc+32(FP), R9
-	MOVQ       csc+40(FP), R10
-	SHLQ       $0x02, R10
-	CMPQ       R9, $0x00000001
-	JNE        cfetched
-	MOVQ       R8, R13
-	PREFETCHT0 (R13)
-	PREFETCHT0 64(R13)
-	PREFETCHT0 127(R13)
-	ADDQ       R10, R13
-	PREFETCHT0 (R13)
-	PREFETCHT0 64(R13)
-	PREFETCHT0 127(R13)
-	ADDQ       R10, R13
-	PREFETCHT0 (R13)
-	PREFETCHT0 64(R13)
-	PREFETCHT0 127(R13)
-	ADDQ       R10, R13
-	PREFETCHT0 (R13)
-	PREFETCHT0 64(R13)
-	PREFETCHT0 127(R13)
-	ADDQ       R10, R13
-	PREFETCHT0 (R13)
-	PREFETCHT0 64(R13)
-	PREFETCHT0 127(R13)
-	ADDQ       R10, R13
-	PREFETCHT0 (R13)
-	PREFETCHT0 64(R13)
-	PREFETCHT0 127(R13)
+	VPXORD Z0, Z0, Z0
+	VPXORD Z2, Z2, Z2
+	VPXORD Z4, Z4, Z4
+	VPXORD Z6, Z6, Z6
+	VPXORD Z8, Z8, Z8
+	VPXORD Z10, Z10, Z10
+	VPXORD Z1, Z1, Z1
+	VPXORD Z3, Z3, Z3
+	VPXORD Z5, Z5, Z5
+	VPXORD Z7, Z7, Z7
+	VPXORD Z9, Z9, Z9
+	VPXORD Z11, Z11, Z11
+	MOVQ   c+24(FP), R8
+	MOVQ   rsc+32(FP), R9
+	MOVQ   csc+40(FP), R10
+	SHLQ   $0x02, R10
+	XORL   R11, R11
+	CMPQ   R9, $0x00000001
+	JNE    cspread
+	MOVQ   R8, R13
+	MOVL   $0x00000006, R11
 
-cfetched:
+cspread:
 	MOVQ    k+0(FP), CX
 	MOVQ    a+8(FP), SI
 	MOVQ    b+16(FP), DI
@@ -60,6 +39,15 @@ cfetched:
 	PCALIGN $0x40
 
 loop:
+	TESTQ      R11, R11
+	JZ         cnext
+	PREFETCHT0 (R13)
+	PREFETCHT0 64(R13)
+	PREFETCHT0 127(R13)
+	ADDQ       R10, R13
+	DECQ       R11
+
+cnext:
 	VMOVUPS      (SI), Z12
 	VMOVUPS      64(SI), Z13
 	VBROADCASTSS (DI), Z16

@@ -20,37 +20,28 @@ tiles:
 	MOVQ AX, 16(SP)
 
 tile:
-	VXORPS     Y0, Y0, Y0
-	VXORPS     Y3, Y3, Y3
-	VXORPS     Y6, Y6, Y6
-	VXORPS     Y1, Y1, Y1
-	VXORPS     Y4, Y4, Y4
-	VXORPS     Y7, Y7, Y7
-	VXORPS     Y2, Y2, Y2
-	VXORPS     Y5, Y5, Y5
-	VXORPS     Y8, Y8, Y8
-	MOVQ       c+24(FP), R8
-	MOVQ       rsc+48(FP), R9
-	MOVQ       csc+56(FP), R10
-	SHLQ       $0x02, R10
-	MOVQ       8(SP), AX
-	ADDQ       (AX), R8
-	CMPQ       R9, $0x00000001
-	JNE        cfetched
-	MOVQ       R8, R13
-	PREFETCHT0 (R13)
-	PREFETCHT0 64(R13)
-	PREFETCHT0 95(R13)
-	ADDQ       R10, R13
-	PREFETCHT0 (R13)
-	PREFETCHT0 64(R13)
-	PREFETCHT0 95(R13)
-	ADDQ       R10, R13
-	PREFETCHT0 (R13)
-	PREFETCHT0 64(R13)
-	PREFETCHT0 95(R13)
+	VXORPS Y0, Y0, Y0
+	VXORPS Y3, Y3, Y3
+	VXORPS Y6, Y6, Y6
+	VXORPS Y1, Y1, Y1
+	VXORPS Y4, Y4, Y4
+	VXORPS Y7, Y7, Y7
+	VXORPS Y2, Y2, Y2
+	VXORPS Y5, Y5, Y5
+	VXORPS Y8, Y8, Y8
+	MOVQ   c+24(FP), R8
+	MOVQ   rsc+48(FP), R9
+	MOVQ   csc+56(FP), R10
+	SHLQ   $0x02, R10
+	MOVQ   8(SP), AX
+	ADDQ   (AX), R8
+	XORL   R11, R11
+	CMPQ   R9, $0x00000001
+	JNE    cspread
+	MOVQ   R8, R13
+	MOVL   $0x00000003, R11
 
-cfetched:
+cspread:
 	MOVQ    16(SP), SI
 	MOVQ    k+0(FP), CX
 	MOVQ    b+16(FP), DI
@@ -62,6 +53,15 @@ cfetched:
 	PCALIGN $0x40
 
 loop:
+	TESTQ      R11, R11
+	JZ         cnext
+	PREFETCHT0 (R13)
+	PREFETCHT0 64(R13)
+	PREFETCHT0 95(R13)
+	ADDQ       R10, R13
+	DECQ       R11
+
+cnext:
 	VMOVUPS      (SI), Y9
 	VMOVUPS      32(SI), Y10
 	VMOVUPS      64(SI), Y11

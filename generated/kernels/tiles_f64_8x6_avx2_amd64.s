@@ -20,40 +20,31 @@ tiles:
 	MOVQ AX, 16(SP)
 
 tile:
-	VXORPS     Y0, Y0, Y0
-	VXORPS     Y2, Y2, Y2
-	VXORPS     Y4, Y4, Y4
-	VXORPS     Y6, Y6, Y6
-	VXORPS     Y8, Y8, Y8
-	VXORPS     Y10, Y10, Y10
-	VXORPS     Y1, Y1, Y1
-	VXORPS     Y3, Y3, Y3
-	VXORPS     Y5, Y5, Y5
-	VXORPS     Y7, Y7, Y7
-	VXORPS     Y9, Y9, Y9
-	VXORPS     Y11, Y11, Y11
-	MOVQ       c+24(FP), R8
-	MOVQ       rsc+48(FP), R9
-	MOVQ       csc+56(FP), R10
-	SHLQ       $0x03, R10
-	MOVQ       8(SP), AX
-	ADDQ       (AX), R8
-	CMPQ       R9, $0x00000001
-	JNE        cfetched
-	MOVQ       R8, R13
-	PREFETCHT0 (R13)
-	ADDQ       R10, R13
-	PREFETCHT0 (R13)
-	ADDQ       R10, R13
-	PREFETCHT0 (R13)
-	ADDQ       R10, R13
-	PREFETCHT0 (R13)
-	ADDQ       R10, R13
-	PREFETCHT0 (R13)
-	ADDQ       R10, R13
-	PREFETCHT0 (R13)
+	VXORPS Y0, Y0, Y0
+	VXORPS Y2, Y2, Y2
+	VXORPS Y4, Y4, Y4
+	VXORPS Y6, Y6, Y6
+	VXORPS Y8, Y8, Y8
+	VXORPS Y10, Y10, Y10
+	VXORPS Y1, Y1, Y1
+	VXORPS Y3, Y3, Y3
+	VXORPS Y5, Y5, Y5
+	VXORPS Y7, Y7, Y7
+	VXORPS Y9, Y9, Y9
+	VXORPS Y11, Y11, Y11
+	MOVQ   c+24(FP), R8
+	MOVQ   rsc+48(FP), R9
+	MOVQ   csc+56(FP), R10
+	SHLQ   $0x03, R10
+	MOVQ   8(SP), AX
+	ADDQ   (AX), R8
+	XORL   R11, R11
+	CMPQ   R9, $0x00000001
+	JNE    cspread
+	MOVQ   R8, R13
+	MOVL   $0x00000006, R11
 
-cfetched:
+cspread:
 	MOVQ    16(SP), SI
 	MOVQ    k+0(FP), CX
 	MOVQ    b+16(FP), DI
@@ -65,6 +56,14 @@ cfetched:
 	PCALIGN $0x40
 
 loop:
+	TESTQ      R11, R11
+	JZ         cnext
+	PREFETCHT0 (R13)
+	PREFETCHT0 63(R13)
+	ADDQ       R10, R13
+	DECQ       R11
+
+cnext:
 	VMOVUPD      (SI), Y12
 	VMOVUPD      32(SI), Y13
 	VBROADCASTSD (DI), Y14

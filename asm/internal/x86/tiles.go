@@ -60,11 +60,12 @@ func (g *Gen) BeginColumn(name, signature string, doc ...string) TileLocals {
 }
 
 // LoadTileC loads C (c plus the tile's offset) and the strides as LoadC
-// does, then prefetches the tile's columns as PrefetchCCols does. (Also
-// prefetching the next tile's columns was no faster on TCCG's ccsd_t.)
+// does, then has the k loop request the tile's columns as SpreadC does.
+// (Also prefetching the next tile's columns was no faster on TCCG's
+// ccsd_t.)
 func (g *Gen) LoadTileC(l TileLocals) {
 	g.LoadTileOffset(l)
-	g.PrefetchCCols()
+	g.SpreadC()
 }
 
 // LoadTileOffset loads C (c plus the tile's offset) and the strides as

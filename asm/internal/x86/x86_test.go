@@ -137,3 +137,78 @@ func TestPrefetchDirectB(t *testing.T) {
 		}
 	}
 }
+
+// TestSpreadC checks the k loop's requests of C's lines after SpreadC: M
+// starts at NR columns, each main-loop trip requests from T2 lines that
+// cover one column of the tile wherever it starts in a line, then steps
+// T2 to the next column; a k loop without SpreadC requests none.
+func TestSpreadC(t *testing.T) {
+	noStep := func(u, aOff, bOff int) {}
+	for _, tc := range []struct {
+		k        spec.Kernel
+		vecBytes int
+	}{
+		{row(64, 6, 4, 1024, 384), 64},
+		{spec.Kernel{ISA: spec.AVX512, Real: "float64", MR: 24, NR: 6, Unroll: 4}, 64},
+		{spec.Kernel{ISA: spec.AVX2, Real: "float32", MR: 16, NR: 6, Unroll: 4}, 32},
+		{spec.Kernel{ISA: spec.AVX2, Real: "float32", MR: 24, NR: 3, Unroll: 4}, 32},
+	} {
+		for _, spread := range []bool{true, false} {
+			g := New(tc.k, tc.vecBytes)
+			g.Begin()
+			if spread {
+				g.PrefetchC()
+			} else {
+				g.LoadC()
+			}
+			g.KLoop(noStep)
+			if g.spreadC {
+				t.Fatalf("%s: the k loop left SpreadC's request pending", tc.k.Name())
+			}
+			f, err := g.Ctx.Result()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var disps []int
+			var steps, counts int
+			for _, in := range f.Functions()[0].Instructions() {
+				switch in.Opcode {
+				case "PREFETCHT0":
+					if m := in.Operands[0].(operand.Mem); m.Base == T2 {
+						disps = append(disps, m.Disp)
+					}
+				case "ADDQ":
+					if in.Operands[0] == CSC && in.Operands[1] == T2 {
+						steps++
+					}
+				case "MOVL":
+					if in.Operands[0] == operand.U32(tc.k.NR) && in.Operands[1] == M.As32() {
+						counts++
+					}
+				}
+			}
+			if !spread {
+				if len(disps)+steps+counts != 0 {
+					t.Errorf("%s: k loop without SpreadC requests C (%v)", tc.k.Name(), disps)
+				}
+				continue
+			}
+			if steps != 1 || counts != 1 {
+				t.Errorf("%s: %d steps of T2 and %d counts of %d columns, want 1 each", tc.k.Name(), steps, counts, tc.k.NR)
+			}
+			col := tc.k.MR * g.Size
+			for start := 0; start < 64; start += g.Size {
+				lines := map[int]bool{}
+				for _, d := range disps {
+					lines[(start+d)/64] = true
+				}
+				for b := start; b < start+col; b += g.Size {
+					if !lines[b/64] {
+						t.Errorf("%s: a column starting %d bytes into a line: line %d not requested (%v)", tc.k.Name(), start, b/64, disps)
+						break
+					}
+				}
+			}
+		}
+	}
+}
