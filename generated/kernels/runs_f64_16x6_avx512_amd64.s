@@ -7,71 +7,31 @@
 // func runs_f64_16x6_avx512(k int, a *byte, b *byte, c *byte, rows *int64, cols *int64, n int, alpha *byte, beta *byte)
 // Requires: AVX, AVX512F, MMX+
 TEXT ·runs_f64_16x6_avx512(SB), NOSPLIT, $0-72
-	VPXORD     Z0, Z0, Z0
-	VPXORD     Z2, Z2, Z2
-	VPXORD     Z4, Z4, Z4
-	VPXORD     Z6, Z6, Z6
-	VPXORD     Z8, Z8, Z8
-	VPXORD     Z10, Z10, Z10
-	VPXORD     Z1, Z1, Z1
-	VPXORD     Z3, Z3, Z3
-	VPXORD     Z5, Z5, Z5
-	VPXORD     Z7, Z7, Z7
-	VPXORD     Z9, Z9, Z9
-	VPXORD     Z11, Z11, Z11
-	MOVQ       c+24(FP), R8
-	MOVQ       rows+32(FP), R9
-	MOVQ       cols+40(FP), R10
-	MOVQ       n+48(FP), R12
-	MOVQ       72(R9), AX
-	ADDQ       R8, AX
-	MOVQ       (R10), R13
-	PREFETCHT1 (AX)(R13*1)
-	PREFETCHT1 63(AX)(R13*1)
-	MOVQ       8(R10), R13
-	PREFETCHT1 (AX)(R13*1)
-	PREFETCHT1 63(AX)(R13*1)
-	MOVQ       16(R10), R13
-	PREFETCHT1 (AX)(R13*1)
-	PREFETCHT1 63(AX)(R13*1)
-	MOVQ       24(R10), R13
-	PREFETCHT1 (AX)(R13*1)
-	PREFETCHT1 63(AX)(R13*1)
-	MOVQ       32(R10), R13
-	PREFETCHT1 (AX)(R13*1)
-	PREFETCHT1 63(AX)(R13*1)
-	MOVQ       40(R10), R13
-	PREFETCHT1 (AX)(R13*1)
-	PREFETCHT1 63(AX)(R13*1)
-	MOVQ       104(R9), AX
-	ADDQ       R8, AX
-	MOVQ       (R10), R13
-	PREFETCHT1 (AX)(R13*1)
-	PREFETCHT1 63(AX)(R13*1)
-	MOVQ       8(R10), R13
-	PREFETCHT1 (AX)(R13*1)
-	PREFETCHT1 63(AX)(R13*1)
-	MOVQ       16(R10), R13
-	PREFETCHT1 (AX)(R13*1)
-	PREFETCHT1 63(AX)(R13*1)
-	MOVQ       24(R10), R13
-	PREFETCHT1 (AX)(R13*1)
-	PREFETCHT1 63(AX)(R13*1)
-	MOVQ       32(R10), R13
-	PREFETCHT1 (AX)(R13*1)
-	PREFETCHT1 63(AX)(R13*1)
-	MOVQ       40(R10), R13
-	PREFETCHT1 (AX)(R13*1)
-	PREFETCHT1 63(AX)(R13*1)
-	MOVQ       k+0(FP), CX
-	MOVQ       a+8(FP), SI
-	MOVQ       b+16(FP), DI
-	MOVQ       CX, DX
-	SHRQ       $0x02, CX
-	ANDQ       $0x00000003, DX
-	TESTQ      CX, CX
-	JZ         remainder
-	PCALIGN    $0x40
+	VPXORD  Z0, Z0, Z0
+	VPXORD  Z2, Z2, Z2
+	VPXORD  Z4, Z4, Z4
+	VPXORD  Z6, Z6, Z6
+	VPXORD  Z8, Z8, Z8
+	VPXORD  Z10, Z10, Z10
+	VPXORD  Z1, Z1, Z1
+	VPXORD  Z3, Z3, Z3
+	VPXORD  Z5, Z5, Z5
+	VPXORD  Z7, Z7, Z7
+	VPXORD  Z9, Z9, Z9
+	VPXORD  Z11, Z11, Z11
+	MOVQ    c+24(FP), R8
+	MOVQ    rows+32(FP), R9
+	MOVQ    cols+40(FP), R10
+	MOVQ    n+48(FP), R12
+	MOVQ    k+0(FP), CX
+	MOVQ    a+8(FP), SI
+	MOVQ    b+16(FP), DI
+	MOVQ    CX, DX
+	SHRQ    $0x02, CX
+	ANDQ    $0x00000003, DX
+	TESTQ   CX, CX
+	JZ      remainder
+	PCALIGN $0x40
 
 loop:
 	VMOVUPD      (SI), Z12
@@ -201,6 +161,46 @@ remloop:
 	JNZ          remloop
 
 epilogue:
+	MOVQ         72(R9), AX
+	ADDQ         R8, AX
+	MOVQ         (R10), R13
+	PREFETCHT1   (AX)(R13*1)
+	PREFETCHT1   63(AX)(R13*1)
+	MOVQ         8(R10), R13
+	PREFETCHT1   (AX)(R13*1)
+	PREFETCHT1   63(AX)(R13*1)
+	MOVQ         16(R10), R13
+	PREFETCHT1   (AX)(R13*1)
+	PREFETCHT1   63(AX)(R13*1)
+	MOVQ         24(R10), R13
+	PREFETCHT1   (AX)(R13*1)
+	PREFETCHT1   63(AX)(R13*1)
+	MOVQ         32(R10), R13
+	PREFETCHT1   (AX)(R13*1)
+	PREFETCHT1   63(AX)(R13*1)
+	MOVQ         40(R10), R13
+	PREFETCHT1   (AX)(R13*1)
+	PREFETCHT1   63(AX)(R13*1)
+	MOVQ         104(R9), AX
+	ADDQ         R8, AX
+	MOVQ         (R10), R13
+	PREFETCHT1   (AX)(R13*1)
+	PREFETCHT1   63(AX)(R13*1)
+	MOVQ         8(R10), R13
+	PREFETCHT1   (AX)(R13*1)
+	PREFETCHT1   63(AX)(R13*1)
+	MOVQ         16(R10), R13
+	PREFETCHT1   (AX)(R13*1)
+	PREFETCHT1   63(AX)(R13*1)
+	MOVQ         24(R10), R13
+	PREFETCHT1   (AX)(R13*1)
+	PREFETCHT1   63(AX)(R13*1)
+	MOVQ         32(R10), R13
+	PREFETCHT1   (AX)(R13*1)
+	PREFETCHT1   63(AX)(R13*1)
+	MOVQ         40(R10), R13
+	PREFETCHT1   (AX)(R13*1)
+	PREFETCHT1   63(AX)(R13*1)
 	MOVQ         n+48(FP), R12
 	MOVQ         alpha+56(FP), AX
 	MOVQ         beta+64(FP), BX
