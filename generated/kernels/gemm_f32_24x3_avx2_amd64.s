@@ -7,24 +7,39 @@
 // func gemm_f32_24x3_avx2(k int, a *byte, b *byte, c *byte, rsc int, csc int, m int, n int, alpha *byte, beta *byte)
 // Requires: AVX, FMA3, MMX+
 TEXT ·gemm_f32_24x3_avx2(SB), $288-80
-	VXORPS Y0, Y0, Y0
-	VXORPS Y3, Y3, Y3
-	VXORPS Y6, Y6, Y6
-	VXORPS Y1, Y1, Y1
-	VXORPS Y4, Y4, Y4
-	VXORPS Y7, Y7, Y7
-	VXORPS Y2, Y2, Y2
-	VXORPS Y5, Y5, Y5
-	VXORPS Y8, Y8, Y8
-	MOVQ   c+24(FP), R8
-	MOVQ   rsc+32(FP), R9
-	MOVQ   csc+40(FP), R10
-	SHLQ   $0x02, R10
-	XORL   R11, R11
-	CMPQ   R9, $0x00000001
-	JNE    cspread
-	MOVQ   R8, R13
-	MOVL   $0x00000003, R11
+	VXORPS     Y0, Y0, Y0
+	VXORPS     Y3, Y3, Y3
+	VXORPS     Y6, Y6, Y6
+	VXORPS     Y1, Y1, Y1
+	VXORPS     Y4, Y4, Y4
+	VXORPS     Y7, Y7, Y7
+	VXORPS     Y2, Y2, Y2
+	VXORPS     Y5, Y5, Y5
+	VXORPS     Y8, Y8, Y8
+	MOVQ       c+24(FP), R8
+	MOVQ       rsc+32(FP), R9
+	MOVQ       csc+40(FP), R10
+	SHLQ       $0x02, R10
+	XORL       R11, R11
+	CMPQ       R9, $0x00000001
+	JNE        cspread
+	MOVQ       R8, R13
+	MOVL       $0x00000003, R11
+	CMPQ       k+0(FP), $0x0000000c
+	JGE        cspread
+	XORL       R11, R11
+	PREFETCHT0 (R13)
+	PREFETCHT0 64(R13)
+	PREFETCHT0 95(R13)
+	ADDQ       R10, R13
+	PREFETCHT0 (R13)
+	PREFETCHT0 64(R13)
+	PREFETCHT0 95(R13)
+	ADDQ       R10, R13
+	PREFETCHT0 (R13)
+	PREFETCHT0 64(R13)
+	PREFETCHT0 95(R13)
+	ADDQ       R10, R13
 
 cspread:
 	MOVQ    k+0(FP), CX

@@ -7,27 +7,48 @@
 // func gemm_f64_8x6_avx2(k int, a *byte, b *byte, c *byte, rsc int, csc int, m int, n int, alpha *byte, beta *byte)
 // Requires: AVX, FMA3, MMX+
 TEXT ·gemm_f64_8x6_avx2(SB), $384-80
-	VXORPS Y0, Y0, Y0
-	VXORPS Y2, Y2, Y2
-	VXORPS Y4, Y4, Y4
-	VXORPS Y6, Y6, Y6
-	VXORPS Y8, Y8, Y8
-	VXORPS Y10, Y10, Y10
-	VXORPS Y1, Y1, Y1
-	VXORPS Y3, Y3, Y3
-	VXORPS Y5, Y5, Y5
-	VXORPS Y7, Y7, Y7
-	VXORPS Y9, Y9, Y9
-	VXORPS Y11, Y11, Y11
-	MOVQ   c+24(FP), R8
-	MOVQ   rsc+32(FP), R9
-	MOVQ   csc+40(FP), R10
-	SHLQ   $0x03, R10
-	XORL   R11, R11
-	CMPQ   R9, $0x00000001
-	JNE    cspread
-	MOVQ   R8, R13
-	MOVL   $0x00000006, R11
+	VXORPS     Y0, Y0, Y0
+	VXORPS     Y2, Y2, Y2
+	VXORPS     Y4, Y4, Y4
+	VXORPS     Y6, Y6, Y6
+	VXORPS     Y8, Y8, Y8
+	VXORPS     Y10, Y10, Y10
+	VXORPS     Y1, Y1, Y1
+	VXORPS     Y3, Y3, Y3
+	VXORPS     Y5, Y5, Y5
+	VXORPS     Y7, Y7, Y7
+	VXORPS     Y9, Y9, Y9
+	VXORPS     Y11, Y11, Y11
+	MOVQ       c+24(FP), R8
+	MOVQ       rsc+32(FP), R9
+	MOVQ       csc+40(FP), R10
+	SHLQ       $0x03, R10
+	XORL       R11, R11
+	CMPQ       R9, $0x00000001
+	JNE        cspread
+	MOVQ       R8, R13
+	MOVL       $0x00000006, R11
+	CMPQ       k+0(FP), $0x00000018
+	JGE        cspread
+	XORL       R11, R11
+	PREFETCHT0 (R13)
+	PREFETCHT0 63(R13)
+	ADDQ       R10, R13
+	PREFETCHT0 (R13)
+	PREFETCHT0 63(R13)
+	ADDQ       R10, R13
+	PREFETCHT0 (R13)
+	PREFETCHT0 63(R13)
+	ADDQ       R10, R13
+	PREFETCHT0 (R13)
+	PREFETCHT0 63(R13)
+	ADDQ       R10, R13
+	PREFETCHT0 (R13)
+	PREFETCHT0 63(R13)
+	ADDQ       R10, R13
+	PREFETCHT0 (R13)
+	PREFETCHT0 63(R13)
+	ADDQ       R10, R13
 
 cspread:
 	MOVQ    k+0(FP), CX

@@ -20,26 +20,41 @@ tiles:
 	MOVQ AX, 16(SP)
 
 tile:
-	VXORPS Y0, Y0, Y0
-	VXORPS Y3, Y3, Y3
-	VXORPS Y6, Y6, Y6
-	VXORPS Y1, Y1, Y1
-	VXORPS Y4, Y4, Y4
-	VXORPS Y7, Y7, Y7
-	VXORPS Y2, Y2, Y2
-	VXORPS Y5, Y5, Y5
-	VXORPS Y8, Y8, Y8
-	MOVQ   c+24(FP), R8
-	MOVQ   rsc+48(FP), R9
-	MOVQ   csc+56(FP), R10
-	SHLQ   $0x02, R10
-	MOVQ   8(SP), AX
-	ADDQ   (AX), R8
-	XORL   R11, R11
-	CMPQ   R9, $0x00000001
-	JNE    cspread
-	MOVQ   R8, R13
-	MOVL   $0x00000003, R11
+	VXORPS     Y0, Y0, Y0
+	VXORPS     Y3, Y3, Y3
+	VXORPS     Y6, Y6, Y6
+	VXORPS     Y1, Y1, Y1
+	VXORPS     Y4, Y4, Y4
+	VXORPS     Y7, Y7, Y7
+	VXORPS     Y2, Y2, Y2
+	VXORPS     Y5, Y5, Y5
+	VXORPS     Y8, Y8, Y8
+	MOVQ       c+24(FP), R8
+	MOVQ       rsc+48(FP), R9
+	MOVQ       csc+56(FP), R10
+	SHLQ       $0x02, R10
+	MOVQ       8(SP), AX
+	ADDQ       (AX), R8
+	XORL       R11, R11
+	CMPQ       R9, $0x00000001
+	JNE        cspread
+	MOVQ       R8, R13
+	MOVL       $0x00000003, R11
+	CMPQ       k+0(FP), $0x0000000c
+	JGE        cspread
+	XORL       R11, R11
+	PREFETCHT0 (R13)
+	PREFETCHT0 64(R13)
+	PREFETCHT0 95(R13)
+	ADDQ       R10, R13
+	PREFETCHT0 (R13)
+	PREFETCHT0 64(R13)
+	PREFETCHT0 95(R13)
+	ADDQ       R10, R13
+	PREFETCHT0 (R13)
+	PREFETCHT0 64(R13)
+	PREFETCHT0 95(R13)
+	ADDQ       R10, R13
 
 cspread:
 	MOVQ    16(SP), SI

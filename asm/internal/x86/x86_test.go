@@ -138,10 +138,12 @@ func TestPrefetchDirectB(t *testing.T) {
 	}
 }
 
-// TestSpreadC checks the k loop's requests of C's lines after SpreadC: M
-// starts at NR columns, each main-loop trip requests from T2 lines that
-// cover one column of the tile wherever it starts in a line, then steps
-// T2 to the next column; a k loop without SpreadC requests none.
+// TestSpreadC checks the requests of C's lines after SpreadC: M starts at
+// NR columns, each main-loop trip requests from T2 lines that cover one
+// column of the tile wherever it starts in a line, then steps T2 to the
+// next column; a depth of fewer trips than NR requests all NR columns
+// before the loop (the same lines, T2 stepped after each); a k loop
+// without SpreadC requests none.
 func TestSpreadC(t *testing.T) {
 	noStep := func(u, aOff, bOff int) {}
 	for _, tc := range []struct {
@@ -170,7 +172,7 @@ func TestSpreadC(t *testing.T) {
 				t.Fatal(err)
 			}
 			var disps []int
-			var steps, counts int
+			var steps, counts, shallow int
 			for _, in := range f.Functions()[0].Instructions() {
 				switch in.Opcode {
 				case "PREFETCHT0":
@@ -181,6 +183,10 @@ func TestSpreadC(t *testing.T) {
 					if in.Operands[0] == CSC && in.Operands[1] == T2 {
 						steps++
 					}
+				case "CMPQ":
+					if in.Operands[1] == operand.U32(tc.k.NR*tc.k.Unroll) {
+						shallow++
+					}
 				case "MOVL":
 					if in.Operands[0] == operand.U32(tc.k.NR) && in.Operands[1] == M.As32() {
 						counts++
@@ -188,13 +194,19 @@ func TestSpreadC(t *testing.T) {
 				}
 			}
 			if !spread {
-				if len(disps)+steps+counts != 0 {
+				if len(disps)+steps+counts+shallow != 0 {
 					t.Errorf("%s: k loop without SpreadC requests C (%v)", tc.k.Name(), disps)
 				}
 				continue
 			}
-			if steps != 1 || counts != 1 {
-				t.Errorf("%s: %d steps of T2 and %d counts of %d columns, want 1 each", tc.k.Name(), steps, counts, tc.k.NR)
+			if shallow != 1 {
+				t.Errorf("%s: %d tests of k against %d steps (NR trips), want 1", tc.k.Name(), shallow, tc.k.NR*tc.k.Unroll)
+			}
+			if steps != 1+tc.k.NR || counts != 1 {
+				t.Errorf("%s: %d steps of T2 and %d counts of %d columns, want %d and 1", tc.k.Name(), steps, counts, tc.k.NR, 1+tc.k.NR)
+			}
+			if perColumn := len(disps) / (1 + tc.k.NR); len(disps) != perColumn*(1+tc.k.NR) {
+				t.Errorf("%s: %d requests, not the same for the loop's column and each of %d at once", tc.k.Name(), len(disps), tc.k.NR)
 			}
 			col := tc.k.MR * g.Size
 			for start := 0; start < 64; start += g.Size {
