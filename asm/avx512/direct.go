@@ -109,12 +109,7 @@ func direct(g *x86.Gen) {
 					g.PrefetchDirectB()
 				}
 				for j := 0; j < nv; j++ {
-					b := p.b[bi%len(p.b)]
-					bi++
-					o.Bcast(g.BAddr(j), b)
-					for v := range a {
-						o.FMA(a[v], b, p.acc(v, j))
-					}
+					multiply(o, p, a, j, g.BAddr(j), &bi)
 				}
 			})
 		})

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -86,6 +87,49 @@ func TestCopyPrefetch(t *testing.T) {
 			}
 			if err != nil || counts["cloop"] != 4*perStep || counts["cremloop"] != perStep || counts[""] != 0 {
 				t.Errorf("%s: PREFETCHT0 by loop %v (%v), want %d a step", x86.PackName(k, pk.Op), counts, err, perStep)
+			}
+		}
+	}
+}
+
+// TestEmbeddedBroadcast: a k loop whose step has at most bcstVectors A
+// vectors multiplies by B through its FMAs' embedded broadcasts and
+// broadcasts nothing; one with more broadcasts each column of B once a
+// step (one broadcast per vector's worth of FMAs) and embeds none. Checked
+// for the packed kernel's loops and for each of the direct kernel's loop
+// sets by its count of row vectors, every column count included.
+func TestEmbeddedBroadcast(t *testing.T) {
+	for _, k := range program.Rows(t) {
+		r, _ := spec.RealByName(k.Real)
+		suffix := map[int]string{4: "S", 8: "D"}[r.Size]
+		fma, bcst, broadcast := "VFMADD231P"+suffix, "VFMADD231P"+suffix+".BCST", "VBROADCASTS"+suffix
+		lanes := 64 / r.Size
+		// check sums the counts over the labels starting with prefixes.
+		check := func(name string, mv int, prefixes ...string) {
+			g := program.Gen(t, k, name)
+			count := func(op string) (n int) {
+				by, err := x86.LoopOps(g.Ctx, op, prefixes...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, p := range prefixes {
+					n += by[p]
+				}
+				return n
+			}
+			fmas, embedded, broadcasts := count(fma), count(bcst), count(broadcast)
+			ok := fmas > 0 && embedded == fmas && broadcasts == 0
+			if mv > bcstVectors {
+				ok = fmas > 0 && embedded == 0 && broadcasts*mv == fmas
+			}
+			if !ok {
+				t.Errorf("%s %s %q (%d vectors): %d FMAs, %d embedded, %d broadcasts", k.Name(), name, prefixes, mv, fmas, embedded, broadcasts)
+			}
+		}
+		check("kernel", k.MR/lanes, "loop", "cnext", "remloop")
+		for mv := 1; mv <= k.MR/lanes; mv++ {
+			for _, set := range "nbf" {
+				check("direct", mv, fmt.Sprintf("d%c%d_", set, mv))
 			}
 		}
 	}

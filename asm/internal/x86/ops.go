@@ -10,6 +10,9 @@ import (
 type Ops struct {
 	// FMA is VFMADD231P[SD]: the last operand += the first two multiplied.
 	FMA func(...operand.Op)
+	// FMABcast is VFMADD231P[SD].BCST m, a, dst: dst += a times the real
+	// at m in every lane (embedded broadcast).
+	FMABcast func(m, a, dst operand.Op)
 	// FMA213 is VFMADD213P[SD] c, a, dst: dst = a·dst + c.
 	FMA213 func(...operand.Op)
 	// Mul is VMULP[SD] src1, src2, dst.
@@ -36,26 +39,28 @@ type Ops struct {
 func OpsFor(c *build.Context, size int) Ops {
 	if size == 4 {
 		return Ops{
-			FMA:     c.VFMADD231PS,
-			FMA213:  c.VFMADD213PS,
-			Mul:     func(o ...operand.Op) { c.VMULPS(o...) },
-			Bcast:   func(m, d operand.Op) { c.VBROADCASTSS(m, d) },
-			MaskMov: c.VMASKMOVPS,
-			Mov:     c.VMOVUPS,
-			MulZ:    c.VMULPS_Z,
-			MovZ:    c.VMOVUPS_Z,
-			Stream:  c.VMOVNTPS,
+			FMA:      c.VFMADD231PS,
+			FMABcast: func(m, a, d operand.Op) { c.VFMADD231PS_BCST(m, a, d) },
+			FMA213:   c.VFMADD213PS,
+			Mul:      func(o ...operand.Op) { c.VMULPS(o...) },
+			Bcast:    func(m, d operand.Op) { c.VBROADCASTSS(m, d) },
+			MaskMov:  c.VMASKMOVPS,
+			Mov:      c.VMOVUPS,
+			MulZ:     c.VMULPS_Z,
+			MovZ:     c.VMOVUPS_Z,
+			Stream:   c.VMOVNTPS,
 		}
 	}
 	return Ops{
-		FMA:     c.VFMADD231PD,
-		FMA213:  c.VFMADD213PD,
-		Mul:     func(o ...operand.Op) { c.VMULPD(o...) },
-		Bcast:   func(m, d operand.Op) { c.VBROADCASTSD(m, d) },
-		MaskMov: c.VMASKMOVPD,
-		Mov:     c.VMOVUPD,
-		MulZ:    c.VMULPD_Z,
-		MovZ:    c.VMOVUPD_Z,
-		Stream:  c.VMOVNTPD,
+		FMA:      c.VFMADD231PD,
+		FMABcast: func(m, a, d operand.Op) { c.VFMADD231PD_BCST(m, a, d) },
+		FMA213:   c.VFMADD213PD,
+		Mul:      func(o ...operand.Op) { c.VMULPD(o...) },
+		Bcast:    func(m, d operand.Op) { c.VBROADCASTSD(m, d) },
+		MaskMov:  c.VMASKMOVPD,
+		Mov:      c.VMOVUPD,
+		MulZ:     c.VMULPD_Z,
+		MovZ:     c.VMOVUPD_Z,
+		Stream:   c.VMOVNTPD,
 	}
 }

@@ -482,7 +482,9 @@ func DirectLabels(k spec.Kernel, mvs int, family string) []string {
 
 // LoopOps counts the instructions of one opcode in c's functions by the
 // prefix of the label they follow: each of prefixes, or none (the count
-// under ""), up to the next label.
+// under ""), up to the next label. An opcode with suffixes
+// ("VFMADD231PS.BCST") counts only the instructions that carry them; one
+// without counts every form.
 func LoopOps(c *build.Context, opcode string, prefixes ...string) (map[string]int, error) {
 	f, err := c.Result()
 	if err != nil {
@@ -501,7 +503,7 @@ func LoopOps(c *build.Context, opcode string, prefixes ...string) (map[string]in
 					}
 				}
 			case *ir.Instruction:
-				if n.Opcode == opcode {
+				if n.Opcode == opcode || n.OpcodeWithSuffixes() == opcode {
 					counts[cur]++
 				}
 			}
