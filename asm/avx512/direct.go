@@ -92,7 +92,7 @@ func direct(g *x86.Gen) {
 	bi := 0
 	g.DirectLoopRegs()
 	g.NearFar("d", func(fetch x86.Fetch, prefix string) {
-		g.RowLoops(prefix, func(mv int, prefix string) {
+		g.HalfRowLoops(prefix, func(mv int, half bool, prefix string) {
 			g.DirectLoops(prefix, func(u, nv int) {
 				set := 0
 				if u > 0 {
@@ -100,7 +100,11 @@ func direct(g *x86.Gen) {
 				}
 				a := p.a[set*p.mv : set*p.mv+mv]
 				for v := range a {
-					o.MovZ(x86.Mem(x86.A, 64*v), x86.Opmask(v+1), a[v])
+					dst := a[v]
+					if half && v == mv-1 {
+						dst = halfWidth(dst)
+					}
+					o.MovZ(x86.Mem(x86.A, 64*v), x86.Opmask(v+1), dst)
 				}
 				if fetch.A {
 					g.PrefetchDirectA(64 * mv)
@@ -109,7 +113,7 @@ func direct(g *x86.Gen) {
 					g.PrefetchDirectB()
 				}
 				for j := 0; j < nv; j++ {
-					multiply(o, p, a, j, g.BAddr(j), &bi)
+					multiply(o, p, a, j, g.BAddr(j), &bi, half)
 				}
 			})
 		})

@@ -117,7 +117,7 @@ func body(g *x86.Gen, p plan, o x86.Ops, loop func(step func(u, aOff, bOff int))
 			o.Mov(x86.Mem(x86.A, aOff+64*v), a[v])
 		}
 		for j := 0; j < p.nr; j++ {
-			multiply(o, p, a, j, x86.Mem(x86.B, bOff+j*g.Size), &bi)
+			multiply(o, p, a, j, x86.Mem(x86.B, bOff+j*g.Size), &bi, false)
 			if j == p.nr/2 {
 				g.Prefetch(u)
 			}
@@ -137,11 +137,18 @@ const bcstVectors = 2
 
 // multiply emits acc(v, j) += a[v]·B(p, j) for the step's A vectors a,
 // B(p, j) at mem, broadcast into the next of p.b (counted by bi) or, for
-// at most bcstVectors vectors, embedded in the FMAs.
-func multiply(o x86.Ops, p plan, a []reg.VecPhysical, j int, mem operand.Mem, bi *int) {
+// at most bcstVectors vectors, embedded in the FMAs. With half, the last
+// vector and its accumulator are taken at half width (halfWidth).
+func multiply(o x86.Ops, p plan, a []reg.VecPhysical, j int, mem operand.Mem, bi *int, half bool) {
+	width := func(v int, r reg.VecPhysical) reg.VecPhysical {
+		if half && v == len(a)-1 {
+			return halfWidth(r)
+		}
+		return r
+	}
 	if len(a) <= bcstVectors {
 		for v := range a {
-			o.FMABcast(mem, a[v], p.acc(v, j))
+			o.FMABcast(mem, width(v, a[v]), width(v, p.acc(v, j)))
 		}
 		return
 	}
@@ -149,9 +156,15 @@ func multiply(o x86.Ops, p plan, a []reg.VecPhysical, j int, mem operand.Mem, bi
 	*bi++
 	o.Bcast(mem, b)
 	for v := range a {
-		o.FMA(a[v], b, p.acc(v, j))
+		o.FMA(width(v, a[v]), width(v, b), width(v, p.acc(v, j)))
 	}
 }
+
+// halfWidth is the 256-bit half of a vector register. An FMA on it costs
+// Zen 4, whose vector pipes are 256 bits wide, half of a 512-bit one (on
+// 512-bit pipes the same), and writing it zeroes the upper half, which no
+// masked store of a tile whose rows fit the half reads.
+func halfWidth(r reg.VecPhysical) reg.VecPhysical { return r.AsY().(reg.VecPhysical) }
 
 // rowMasks sets K(v+1) to the rows of vector v that are below m (in M): bit
 // i when row v*Lanes+i < m. It clobbers T0.

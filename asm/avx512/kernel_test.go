@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mmcloughlin/avo/reg"
+
 	"github.com/tcontract/tcontract/asm/internal/x86"
 	"github.com/tcontract/tcontract/asm/internal/x86/x86test"
 	"github.com/tcontract/tcontract/internal/spec"
@@ -130,6 +132,66 @@ func TestEmbeddedBroadcast(t *testing.T) {
 		for mv := 1; mv <= k.MR/lanes; mv++ {
 			for _, set := range "nbf" {
 				check("direct", mv, fmt.Sprintf("d%c%d_", set, mv))
+				check("direct", mv, fmt.Sprintf("d%c%dh_", set, mv))
+			}
+		}
+	}
+}
+
+// TestHalfRows: every direct loop set has, per count mv of row vectors, a
+// k loop per column count for tiles whose last vector holds at most half
+// its lanes ("d?<mv>h_"), where that vector's loads and FMAs, and only
+// those, are 256 bits wide (one in mv of each); the loops for fuller last
+// vectors ("d?<mv>_") are 512 bits wide throughout.
+func TestHalfRows(t *testing.T) {
+	for _, k := range program.Rows(t) {
+		g := program.Gen(t, k, "direct")
+		var want, prefixes []string
+		for _, set := range "nbf" {
+			for mv := 1; mv <= g.MV(); mv++ {
+				for nv := 1; nv <= k.NR; nv++ {
+					want = append(want, fmt.Sprintf("d%c%dh_%dloop", set, mv, nv), fmt.Sprintf("d%c%dh_%dremloop", set, mv, nv))
+				}
+				prefixes = append(prefixes, fmt.Sprintf("d%c%d_", set, mv), fmt.Sprintf("d%c%dh_", set, mv))
+			}
+		}
+		if missing, err := x86.MissingLabels(g.Ctx, want); err != nil || len(missing) > 0 {
+			t.Errorf("%s: %v, missing %v", x86.DirectName(k), err, missing)
+		}
+		by, err := x86.LoopInstructions(g.Ctx, prefixes...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, p := range prefixes {
+			mv := 1 + i/2%g.MV()
+			half := strings.HasSuffix(p, "h_")
+			// Per kind (load, FMA): the instructions, and those whose
+			// destination is a 256-bit register.
+			var all, narrow [2]int
+			for _, n := range by[p] {
+				kind := -1
+				switch {
+				case strings.HasPrefix(n.Opcode, "VMOVUP"):
+					kind = 0
+				case strings.HasPrefix(n.Opcode, "VFMADD231P"):
+					kind = 1
+				}
+				if kind < 0 {
+					continue
+				}
+				all[kind]++
+				if r, ok := n.Operands[len(n.Operands)-1].(reg.Register); ok && r.Size() == 32 {
+					narrow[kind]++
+				}
+			}
+			for kind, name := range []string{"loads", "FMAs"} {
+				wantNarrow := 0
+				if half {
+					wantNarrow = all[kind] / mv
+				}
+				if all[kind] == 0 || all[kind]%mv != 0 || narrow[kind] != wantNarrow {
+					t.Errorf("%s %q: %d of %d %s at 256 bits, want %d", x86.DirectName(k), p, narrow[kind], all[kind], name, wantNarrow)
+				}
 			}
 		}
 	}

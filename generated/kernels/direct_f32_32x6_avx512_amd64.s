@@ -3,7 +3,7 @@
 //go:build !purego
 
 // func direct_f32_32x6_avx512(k int, a *byte, lda int, b *byte, rsb int, csb int, c *byte, rsc int, csc int, m int, n int, alpha *byte, beta *byte, ahead int)
-// Requires: AVX, AVX512F, BMI2, CMOV, FMA3, MMX+
+// Requires: AVX, AVX512F, AVX512VL, BMI2, CMOV, FMA3, MMX+
 TEXT ·direct_f32_32x6_avx512(SB), $800-112
 	MOVQ    a+8(FP), AX
 	MOVQ    AX, (SP)
@@ -315,8 +315,340 @@ kloop:
 	JAE     dfar
 	CMPQ    R12, $0x00000400
 	JAE     dbfar
-	CMPQ    m+72(FP), $0x00000010
+	CMPQ    m+72(FP), $0x00000018
 	JG      dn2_
+	CMPQ    m+72(FP), $0x00000010
+	JG      dn2h_
+	CMPQ    m+72(FP), $0x00000008
+	JG      dn1_
+	CMPQ    n+80(FP), $0x00000006
+	JGE     dn1h_6
+	CMPQ    n+80(FP), $0x00000005
+	JE      dn1h_5
+	CMPQ    n+80(FP), $0x00000004
+	JE      dn1h_4
+	CMPQ    n+80(FP), $0x00000003
+	JE      dn1h_3
+	CMPQ    n+80(FP), $0x00000002
+	JE      dn1h_2
+	TESTQ   CX, CX
+	JZ      dn1h_1rem
+	PCALIGN $0x40
+
+dn1h_1loop:
+	VMOVUPS.Z        (SI), K1, Y12
+	VFMADD231PS.BCST (DI), Y12, Y0
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Y14
+	VFMADD231PS.BCST (DI), Y14, Y0
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Y12
+	VFMADD231PS.BCST (DI), Y12, Y0
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Y14
+	VFMADD231PS.BCST (DI), Y14, Y0
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	DECQ             CX
+	JNZ              dn1h_1loop
+
+dn1h_1rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+dn1h_1remloop:
+	VMOVUPS.Z        (SI), K1, Y12
+	VFMADD231PS.BCST (DI), Y12, Y0
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	DECQ             DX
+	JNZ              dn1h_1remloop
+	JMP              kdone
+
+dn1h_2:
+	TESTQ   CX, CX
+	JZ      dn1h_2rem
+	PCALIGN $0x40
+
+dn1h_2loop:
+	VMOVUPS.Z        (SI), K1, Y12
+	VFMADD231PS.BCST (DI), Y12, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y12, Y2
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Y14
+	VFMADD231PS.BCST (DI), Y14, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y14, Y2
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Y12
+	VFMADD231PS.BCST (DI), Y12, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y12, Y2
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Y14
+	VFMADD231PS.BCST (DI), Y14, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y14, Y2
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	DECQ             CX
+	JNZ              dn1h_2loop
+
+dn1h_2rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+dn1h_2remloop:
+	VMOVUPS.Z        (SI), K1, Y12
+	VFMADD231PS.BCST (DI), Y12, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y12, Y2
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	DECQ             DX
+	JNZ              dn1h_2remloop
+	JMP              kdone
+
+dn1h_3:
+	TESTQ   CX, CX
+	JZ      dn1h_3rem
+	PCALIGN $0x40
+
+dn1h_3loop:
+	VMOVUPS.Z        (SI), K1, Y12
+	VFMADD231PS.BCST (DI), Y12, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y12, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y12, Y4
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Y14
+	VFMADD231PS.BCST (DI), Y14, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y14, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y14, Y4
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Y12
+	VFMADD231PS.BCST (DI), Y12, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y12, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y12, Y4
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Y14
+	VFMADD231PS.BCST (DI), Y14, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y14, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y14, Y4
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	DECQ             CX
+	JNZ              dn1h_3loop
+
+dn1h_3rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+dn1h_3remloop:
+	VMOVUPS.Z        (SI), K1, Y12
+	VFMADD231PS.BCST (DI), Y12, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y12, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y12, Y4
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	DECQ             DX
+	JNZ              dn1h_3remloop
+	JMP              kdone
+
+dn1h_4:
+	TESTQ   CX, CX
+	JZ      dn1h_4rem
+	PCALIGN $0x40
+
+dn1h_4loop:
+	VMOVUPS.Z        (SI), K1, Y12
+	VFMADD231PS.BCST (DI), Y12, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y12, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y12, Y4
+	VFMADD231PS.BCST (BX), Y12, Y6
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Y14
+	VFMADD231PS.BCST (DI), Y14, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y14, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y14, Y4
+	VFMADD231PS.BCST (BX), Y14, Y6
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Y12
+	VFMADD231PS.BCST (DI), Y12, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y12, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y12, Y4
+	VFMADD231PS.BCST (BX), Y12, Y6
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Y14
+	VFMADD231PS.BCST (DI), Y14, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y14, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y14, Y4
+	VFMADD231PS.BCST (BX), Y14, Y6
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	DECQ             CX
+	JNZ              dn1h_4loop
+
+dn1h_4rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+dn1h_4remloop:
+	VMOVUPS.Z        (SI), K1, Y12
+	VFMADD231PS.BCST (DI), Y12, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y12, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y12, Y4
+	VFMADD231PS.BCST (BX), Y12, Y6
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	DECQ             DX
+	JNZ              dn1h_4remloop
+	JMP              kdone
+
+dn1h_5:
+	TESTQ   CX, CX
+	JZ      dn1h_5rem
+	PCALIGN $0x40
+
+dn1h_5loop:
+	VMOVUPS.Z        (SI), K1, Y12
+	VFMADD231PS.BCST (DI), Y12, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y12, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y12, Y4
+	VFMADD231PS.BCST (BX), Y12, Y6
+	VFMADD231PS.BCST (BX)(AX*1), Y12, Y8
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Y14
+	VFMADD231PS.BCST (DI), Y14, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y14, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y14, Y4
+	VFMADD231PS.BCST (BX), Y14, Y6
+	VFMADD231PS.BCST (BX)(AX*1), Y14, Y8
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Y12
+	VFMADD231PS.BCST (DI), Y12, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y12, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y12, Y4
+	VFMADD231PS.BCST (BX), Y12, Y6
+	VFMADD231PS.BCST (BX)(AX*1), Y12, Y8
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Y14
+	VFMADD231PS.BCST (DI), Y14, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y14, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y14, Y4
+	VFMADD231PS.BCST (BX), Y14, Y6
+	VFMADD231PS.BCST (BX)(AX*1), Y14, Y8
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	DECQ             CX
+	JNZ              dn1h_5loop
+
+dn1h_5rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+dn1h_5remloop:
+	VMOVUPS.Z        (SI), K1, Y12
+	VFMADD231PS.BCST (DI), Y12, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y12, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y12, Y4
+	VFMADD231PS.BCST (BX), Y12, Y6
+	VFMADD231PS.BCST (BX)(AX*1), Y12, Y8
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	DECQ             DX
+	JNZ              dn1h_5remloop
+	JMP              kdone
+
+dn1h_6:
+	TESTQ   CX, CX
+	JZ      dn1h_6rem
+	PCALIGN $0x40
+
+dn1h_6loop:
+	VMOVUPS.Z        (SI), K1, Y12
+	VFMADD231PS.BCST (DI), Y12, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y12, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y12, Y4
+	VFMADD231PS.BCST (BX), Y12, Y6
+	VFMADD231PS.BCST (BX)(AX*1), Y12, Y8
+	VFMADD231PS.BCST (BX)(AX*2), Y12, Y10
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Y14
+	VFMADD231PS.BCST (DI), Y14, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y14, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y14, Y4
+	VFMADD231PS.BCST (BX), Y14, Y6
+	VFMADD231PS.BCST (BX)(AX*1), Y14, Y8
+	VFMADD231PS.BCST (BX)(AX*2), Y14, Y10
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Y12
+	VFMADD231PS.BCST (DI), Y12, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y12, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y12, Y4
+	VFMADD231PS.BCST (BX), Y12, Y6
+	VFMADD231PS.BCST (BX)(AX*1), Y12, Y8
+	VFMADD231PS.BCST (BX)(AX*2), Y12, Y10
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Y14
+	VFMADD231PS.BCST (DI), Y14, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y14, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y14, Y4
+	VFMADD231PS.BCST (BX), Y14, Y6
+	VFMADD231PS.BCST (BX)(AX*1), Y14, Y8
+	VFMADD231PS.BCST (BX)(AX*2), Y14, Y10
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	DECQ             CX
+	JNZ              dn1h_6loop
+
+dn1h_6rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+dn1h_6remloop:
+	VMOVUPS.Z        (SI), K1, Y12
+	VFMADD231PS.BCST (DI), Y12, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y12, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y12, Y4
+	VFMADD231PS.BCST (BX), Y12, Y6
+	VFMADD231PS.BCST (BX)(AX*1), Y12, Y8
+	VFMADD231PS.BCST (BX)(AX*2), Y12, Y10
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	DECQ             DX
+	JNZ              dn1h_6remloop
+	JMP              kdone
+
+dn1_:
 	CMPQ    n+80(FP), $0x00000006
 	JGE     dn1_6
 	CMPQ    n+80(FP), $0x00000005
@@ -642,6 +974,469 @@ dn1_6remloop:
 	ADDQ             R12, BX
 	DECQ             DX
 	JNZ              dn1_6remloop
+	JMP              kdone
+
+dn2h_:
+	CMPQ    n+80(FP), $0x00000006
+	JGE     dn2h_6
+	CMPQ    n+80(FP), $0x00000005
+	JE      dn2h_5
+	CMPQ    n+80(FP), $0x00000004
+	JE      dn2h_4
+	CMPQ    n+80(FP), $0x00000003
+	JE      dn2h_3
+	CMPQ    n+80(FP), $0x00000002
+	JE      dn2h_2
+	TESTQ   CX, CX
+	JZ      dn2h_1rem
+	PCALIGN $0x40
+
+dn2h_1loop:
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Z14
+	VMOVUPS.Z        64(SI), K2, Y15
+	VFMADD231PS.BCST (DI), Z14, Z0
+	VFMADD231PS.BCST (DI), Y15, Y1
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Z14
+	VMOVUPS.Z        64(SI), K2, Y15
+	VFMADD231PS.BCST (DI), Z14, Z0
+	VFMADD231PS.BCST (DI), Y15, Y1
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	DECQ             CX
+	JNZ              dn2h_1loop
+
+dn2h_1rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+dn2h_1remloop:
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	DECQ             DX
+	JNZ              dn2h_1remloop
+	JMP              kdone
+
+dn2h_2:
+	TESTQ   CX, CX
+	JZ      dn2h_2rem
+	PCALIGN $0x40
+
+dn2h_2loop:
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z12, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y13, Y3
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Z14
+	VMOVUPS.Z        64(SI), K2, Y15
+	VFMADD231PS.BCST (DI), Z14, Z0
+	VFMADD231PS.BCST (DI), Y15, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z14, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y15, Y3
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z12, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y13, Y3
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Z14
+	VMOVUPS.Z        64(SI), K2, Y15
+	VFMADD231PS.BCST (DI), Z14, Z0
+	VFMADD231PS.BCST (DI), Y15, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z14, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y15, Y3
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	DECQ             CX
+	JNZ              dn2h_2loop
+
+dn2h_2rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+dn2h_2remloop:
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z12, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y13, Y3
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	DECQ             DX
+	JNZ              dn2h_2remloop
+	JMP              kdone
+
+dn2h_3:
+	TESTQ   CX, CX
+	JZ      dn2h_3rem
+	PCALIGN $0x40
+
+dn2h_3loop:
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z12, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y13, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z12, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y13, Y5
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Z14
+	VMOVUPS.Z        64(SI), K2, Y15
+	VFMADD231PS.BCST (DI), Z14, Z0
+	VFMADD231PS.BCST (DI), Y15, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z14, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y15, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z14, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y15, Y5
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z12, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y13, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z12, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y13, Y5
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Z14
+	VMOVUPS.Z        64(SI), K2, Y15
+	VFMADD231PS.BCST (DI), Z14, Z0
+	VFMADD231PS.BCST (DI), Y15, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z14, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y15, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z14, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y15, Y5
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	DECQ             CX
+	JNZ              dn2h_3loop
+
+dn2h_3rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+dn2h_3remloop:
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z12, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y13, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z12, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y13, Y5
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	DECQ             DX
+	JNZ              dn2h_3remloop
+	JMP              kdone
+
+dn2h_4:
+	TESTQ   CX, CX
+	JZ      dn2h_4rem
+	PCALIGN $0x40
+
+dn2h_4loop:
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z12, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y13, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z12, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y13, Y5
+	VFMADD231PS.BCST (BX), Z12, Z6
+	VFMADD231PS.BCST (BX), Y13, Y7
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Z14
+	VMOVUPS.Z        64(SI), K2, Y15
+	VFMADD231PS.BCST (DI), Z14, Z0
+	VFMADD231PS.BCST (DI), Y15, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z14, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y15, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z14, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y15, Y5
+	VFMADD231PS.BCST (BX), Z14, Z6
+	VFMADD231PS.BCST (BX), Y15, Y7
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z12, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y13, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z12, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y13, Y5
+	VFMADD231PS.BCST (BX), Z12, Z6
+	VFMADD231PS.BCST (BX), Y13, Y7
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Z14
+	VMOVUPS.Z        64(SI), K2, Y15
+	VFMADD231PS.BCST (DI), Z14, Z0
+	VFMADD231PS.BCST (DI), Y15, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z14, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y15, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z14, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y15, Y5
+	VFMADD231PS.BCST (BX), Z14, Z6
+	VFMADD231PS.BCST (BX), Y15, Y7
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	DECQ             CX
+	JNZ              dn2h_4loop
+
+dn2h_4rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+dn2h_4remloop:
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z12, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y13, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z12, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y13, Y5
+	VFMADD231PS.BCST (BX), Z12, Z6
+	VFMADD231PS.BCST (BX), Y13, Y7
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	DECQ             DX
+	JNZ              dn2h_4remloop
+	JMP              kdone
+
+dn2h_5:
+	TESTQ   CX, CX
+	JZ      dn2h_5rem
+	PCALIGN $0x40
+
+dn2h_5loop:
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z12, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y13, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z12, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y13, Y5
+	VFMADD231PS.BCST (BX), Z12, Z6
+	VFMADD231PS.BCST (BX), Y13, Y7
+	VFMADD231PS.BCST (BX)(AX*1), Z12, Z8
+	VFMADD231PS.BCST (BX)(AX*1), Y13, Y9
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Z14
+	VMOVUPS.Z        64(SI), K2, Y15
+	VFMADD231PS.BCST (DI), Z14, Z0
+	VFMADD231PS.BCST (DI), Y15, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z14, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y15, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z14, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y15, Y5
+	VFMADD231PS.BCST (BX), Z14, Z6
+	VFMADD231PS.BCST (BX), Y15, Y7
+	VFMADD231PS.BCST (BX)(AX*1), Z14, Z8
+	VFMADD231PS.BCST (BX)(AX*1), Y15, Y9
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z12, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y13, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z12, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y13, Y5
+	VFMADD231PS.BCST (BX), Z12, Z6
+	VFMADD231PS.BCST (BX), Y13, Y7
+	VFMADD231PS.BCST (BX)(AX*1), Z12, Z8
+	VFMADD231PS.BCST (BX)(AX*1), Y13, Y9
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Z14
+	VMOVUPS.Z        64(SI), K2, Y15
+	VFMADD231PS.BCST (DI), Z14, Z0
+	VFMADD231PS.BCST (DI), Y15, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z14, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y15, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z14, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y15, Y5
+	VFMADD231PS.BCST (BX), Z14, Z6
+	VFMADD231PS.BCST (BX), Y15, Y7
+	VFMADD231PS.BCST (BX)(AX*1), Z14, Z8
+	VFMADD231PS.BCST (BX)(AX*1), Y15, Y9
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	DECQ             CX
+	JNZ              dn2h_5loop
+
+dn2h_5rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+dn2h_5remloop:
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z12, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y13, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z12, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y13, Y5
+	VFMADD231PS.BCST (BX), Z12, Z6
+	VFMADD231PS.BCST (BX), Y13, Y7
+	VFMADD231PS.BCST (BX)(AX*1), Z12, Z8
+	VFMADD231PS.BCST (BX)(AX*1), Y13, Y9
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	DECQ             DX
+	JNZ              dn2h_5remloop
+	JMP              kdone
+
+dn2h_6:
+	TESTQ   CX, CX
+	JZ      dn2h_6rem
+	PCALIGN $0x40
+
+dn2h_6loop:
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z12, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y13, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z12, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y13, Y5
+	VFMADD231PS.BCST (BX), Z12, Z6
+	VFMADD231PS.BCST (BX), Y13, Y7
+	VFMADD231PS.BCST (BX)(AX*1), Z12, Z8
+	VFMADD231PS.BCST (BX)(AX*1), Y13, Y9
+	VFMADD231PS.BCST (BX)(AX*2), Z12, Z10
+	VFMADD231PS.BCST (BX)(AX*2), Y13, Y11
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Z14
+	VMOVUPS.Z        64(SI), K2, Y15
+	VFMADD231PS.BCST (DI), Z14, Z0
+	VFMADD231PS.BCST (DI), Y15, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z14, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y15, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z14, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y15, Y5
+	VFMADD231PS.BCST (BX), Z14, Z6
+	VFMADD231PS.BCST (BX), Y15, Y7
+	VFMADD231PS.BCST (BX)(AX*1), Z14, Z8
+	VFMADD231PS.BCST (BX)(AX*1), Y15, Y9
+	VFMADD231PS.BCST (BX)(AX*2), Z14, Z10
+	VFMADD231PS.BCST (BX)(AX*2), Y15, Y11
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z12, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y13, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z12, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y13, Y5
+	VFMADD231PS.BCST (BX), Z12, Z6
+	VFMADD231PS.BCST (BX), Y13, Y7
+	VFMADD231PS.BCST (BX)(AX*1), Z12, Z8
+	VFMADD231PS.BCST (BX)(AX*1), Y13, Y9
+	VFMADD231PS.BCST (BX)(AX*2), Z12, Z10
+	VFMADD231PS.BCST (BX)(AX*2), Y13, Y11
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Z14
+	VMOVUPS.Z        64(SI), K2, Y15
+	VFMADD231PS.BCST (DI), Z14, Z0
+	VFMADD231PS.BCST (DI), Y15, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z14, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y15, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z14, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y15, Y5
+	VFMADD231PS.BCST (BX), Z14, Z6
+	VFMADD231PS.BCST (BX), Y15, Y7
+	VFMADD231PS.BCST (BX)(AX*1), Z14, Z8
+	VFMADD231PS.BCST (BX)(AX*1), Y15, Y9
+	VFMADD231PS.BCST (BX)(AX*2), Z14, Z10
+	VFMADD231PS.BCST (BX)(AX*2), Y15, Y11
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	DECQ             CX
+	JNZ              dn2h_6loop
+
+dn2h_6rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+dn2h_6remloop:
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z12, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y13, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z12, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y13, Y5
+	VFMADD231PS.BCST (BX), Z12, Z6
+	VFMADD231PS.BCST (BX), Y13, Y7
+	VFMADD231PS.BCST (BX)(AX*1), Z12, Z8
+	VFMADD231PS.BCST (BX)(AX*1), Y13, Y9
+	VFMADD231PS.BCST (BX)(AX*2), Z12, Z10
+	VFMADD231PS.BCST (BX)(AX*2), Y13, Y11
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	DECQ             DX
+	JNZ              dn2h_6remloop
 	JMP              kdone
 
 dn2_:
@@ -1108,8 +1903,400 @@ dn2_6remloop:
 	JMP              kdone
 
 dbfar:
-	CMPQ    m+72(FP), $0x00000010
+	CMPQ    m+72(FP), $0x00000018
 	JG      db2_
+	CMPQ    m+72(FP), $0x00000010
+	JG      db2h_
+	CMPQ    m+72(FP), $0x00000008
+	JG      db1_
+	CMPQ    n+80(FP), $0x00000006
+	JGE     db1h_6
+	CMPQ    n+80(FP), $0x00000005
+	JE      db1h_5
+	CMPQ    n+80(FP), $0x00000004
+	JE      db1h_4
+	CMPQ    n+80(FP), $0x00000003
+	JE      db1h_3
+	CMPQ    n+80(FP), $0x00000002
+	JE      db1h_2
+	TESTQ   CX, CX
+	JZ      db1h_1rem
+	PCALIGN $0x40
+
+db1h_1loop:
+	VMOVUPS.Z        (SI), K1, Y12
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y12, Y0
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Y14
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y14, Y0
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Y12
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y12, Y0
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Y14
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y14, Y0
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	DECQ             CX
+	JNZ              db1h_1loop
+
+db1h_1rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+db1h_1remloop:
+	VMOVUPS.Z        (SI), K1, Y12
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y12, Y0
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	DECQ             DX
+	JNZ              db1h_1remloop
+	JMP              kdone
+
+db1h_2:
+	TESTQ   CX, CX
+	JZ      db1h_2rem
+	PCALIGN $0x40
+
+db1h_2loop:
+	VMOVUPS.Z        (SI), K1, Y12
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y12, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y12, Y2
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Y14
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y14, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y14, Y2
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Y12
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y12, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y12, Y2
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Y14
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y14, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y14, Y2
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	DECQ             CX
+	JNZ              db1h_2loop
+
+db1h_2rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+db1h_2remloop:
+	VMOVUPS.Z        (SI), K1, Y12
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y12, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y12, Y2
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	DECQ             DX
+	JNZ              db1h_2remloop
+	JMP              kdone
+
+db1h_3:
+	TESTQ   CX, CX
+	JZ      db1h_3rem
+	PCALIGN $0x40
+
+db1h_3loop:
+	VMOVUPS.Z        (SI), K1, Y12
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y12, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y12, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y12, Y4
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Y14
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y14, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y14, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y14, Y4
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Y12
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y12, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y12, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y12, Y4
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Y14
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y14, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y14, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y14, Y4
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	DECQ             CX
+	JNZ              db1h_3loop
+
+db1h_3rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+db1h_3remloop:
+	VMOVUPS.Z        (SI), K1, Y12
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y12, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y12, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y12, Y4
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	DECQ             DX
+	JNZ              db1h_3remloop
+	JMP              kdone
+
+db1h_4:
+	TESTQ   CX, CX
+	JZ      db1h_4rem
+	PCALIGN $0x40
+
+db1h_4loop:
+	VMOVUPS.Z        (SI), K1, Y12
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y12, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y12, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y12, Y4
+	VFMADD231PS.BCST (BX), Y12, Y6
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Y14
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y14, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y14, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y14, Y4
+	VFMADD231PS.BCST (BX), Y14, Y6
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Y12
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y12, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y12, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y12, Y4
+	VFMADD231PS.BCST (BX), Y12, Y6
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Y14
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y14, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y14, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y14, Y4
+	VFMADD231PS.BCST (BX), Y14, Y6
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	DECQ             CX
+	JNZ              db1h_4loop
+
+db1h_4rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+db1h_4remloop:
+	VMOVUPS.Z        (SI), K1, Y12
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y12, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y12, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y12, Y4
+	VFMADD231PS.BCST (BX), Y12, Y6
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	DECQ             DX
+	JNZ              db1h_4remloop
+	JMP              kdone
+
+db1h_5:
+	TESTQ   CX, CX
+	JZ      db1h_5rem
+	PCALIGN $0x40
+
+db1h_5loop:
+	VMOVUPS.Z        (SI), K1, Y12
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y12, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y12, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y12, Y4
+	VFMADD231PS.BCST (BX), Y12, Y6
+	VFMADD231PS.BCST (BX)(AX*1), Y12, Y8
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Y14
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y14, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y14, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y14, Y4
+	VFMADD231PS.BCST (BX), Y14, Y6
+	VFMADD231PS.BCST (BX)(AX*1), Y14, Y8
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Y12
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y12, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y12, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y12, Y4
+	VFMADD231PS.BCST (BX), Y12, Y6
+	VFMADD231PS.BCST (BX)(AX*1), Y12, Y8
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Y14
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y14, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y14, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y14, Y4
+	VFMADD231PS.BCST (BX), Y14, Y6
+	VFMADD231PS.BCST (BX)(AX*1), Y14, Y8
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	DECQ             CX
+	JNZ              db1h_5loop
+
+db1h_5rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+db1h_5remloop:
+	VMOVUPS.Z        (SI), K1, Y12
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y12, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y12, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y12, Y4
+	VFMADD231PS.BCST (BX), Y12, Y6
+	VFMADD231PS.BCST (BX)(AX*1), Y12, Y8
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	DECQ             DX
+	JNZ              db1h_5remloop
+	JMP              kdone
+
+db1h_6:
+	TESTQ   CX, CX
+	JZ      db1h_6rem
+	PCALIGN $0x40
+
+db1h_6loop:
+	VMOVUPS.Z        (SI), K1, Y12
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y12, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y12, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y12, Y4
+	VFMADD231PS.BCST (BX), Y12, Y6
+	VFMADD231PS.BCST (BX)(AX*1), Y12, Y8
+	VFMADD231PS.BCST (BX)(AX*2), Y12, Y10
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Y14
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y14, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y14, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y14, Y4
+	VFMADD231PS.BCST (BX), Y14, Y6
+	VFMADD231PS.BCST (BX)(AX*1), Y14, Y8
+	VFMADD231PS.BCST (BX)(AX*2), Y14, Y10
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Y12
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y12, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y12, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y12, Y4
+	VFMADD231PS.BCST (BX), Y12, Y6
+	VFMADD231PS.BCST (BX)(AX*1), Y12, Y8
+	VFMADD231PS.BCST (BX)(AX*2), Y12, Y10
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Y14
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y14, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y14, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y14, Y4
+	VFMADD231PS.BCST (BX), Y14, Y6
+	VFMADD231PS.BCST (BX)(AX*1), Y14, Y8
+	VFMADD231PS.BCST (BX)(AX*2), Y14, Y10
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	DECQ             CX
+	JNZ              db1h_6loop
+
+db1h_6rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+db1h_6remloop:
+	VMOVUPS.Z        (SI), K1, Y12
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y12, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y12, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y12, Y4
+	VFMADD231PS.BCST (BX), Y12, Y6
+	VFMADD231PS.BCST (BX)(AX*1), Y12, Y8
+	VFMADD231PS.BCST (BX)(AX*2), Y12, Y10
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	DECQ             DX
+	JNZ              db1h_6remloop
+	JMP              kdone
+
+db1_:
 	CMPQ    n+80(FP), $0x00000006
 	JGE     db1_6
 	CMPQ    n+80(FP), $0x00000005
@@ -1495,6 +2682,529 @@ db1_6remloop:
 	ADDQ             R12, BX
 	DECQ             DX
 	JNZ              db1_6remloop
+	JMP              kdone
+
+db2h_:
+	CMPQ    n+80(FP), $0x00000006
+	JGE     db2h_6
+	CMPQ    n+80(FP), $0x00000005
+	JE      db2h_5
+	CMPQ    n+80(FP), $0x00000004
+	JE      db2h_4
+	CMPQ    n+80(FP), $0x00000003
+	JE      db2h_3
+	CMPQ    n+80(FP), $0x00000002
+	JE      db2h_2
+	TESTQ   CX, CX
+	JZ      db2h_1rem
+	PCALIGN $0x40
+
+db2h_1loop:
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Z14
+	VMOVUPS.Z        64(SI), K2, Y15
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z14, Z0
+	VFMADD231PS.BCST (DI), Y15, Y1
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Z14
+	VMOVUPS.Z        64(SI), K2, Y15
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z14, Z0
+	VFMADD231PS.BCST (DI), Y15, Y1
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	DECQ             CX
+	JNZ              db2h_1loop
+
+db2h_1rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+db2h_1remloop:
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	DECQ             DX
+	JNZ              db2h_1remloop
+	JMP              kdone
+
+db2h_2:
+	TESTQ   CX, CX
+	JZ      db2h_2rem
+	PCALIGN $0x40
+
+db2h_2loop:
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z12, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y13, Y3
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Z14
+	VMOVUPS.Z        64(SI), K2, Y15
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z14, Z0
+	VFMADD231PS.BCST (DI), Y15, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z14, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y15, Y3
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z12, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y13, Y3
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Z14
+	VMOVUPS.Z        64(SI), K2, Y15
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z14, Z0
+	VFMADD231PS.BCST (DI), Y15, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z14, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y15, Y3
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	DECQ             CX
+	JNZ              db2h_2loop
+
+db2h_2rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+db2h_2remloop:
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z12, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y13, Y3
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	DECQ             DX
+	JNZ              db2h_2remloop
+	JMP              kdone
+
+db2h_3:
+	TESTQ   CX, CX
+	JZ      db2h_3rem
+	PCALIGN $0x40
+
+db2h_3loop:
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z12, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y13, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z12, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y13, Y5
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Z14
+	VMOVUPS.Z        64(SI), K2, Y15
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z14, Z0
+	VFMADD231PS.BCST (DI), Y15, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z14, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y15, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z14, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y15, Y5
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z12, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y13, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z12, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y13, Y5
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Z14
+	VMOVUPS.Z        64(SI), K2, Y15
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z14, Z0
+	VFMADD231PS.BCST (DI), Y15, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z14, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y15, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z14, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y15, Y5
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	DECQ             CX
+	JNZ              db2h_3loop
+
+db2h_3rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+db2h_3remloop:
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z12, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y13, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z12, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y13, Y5
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	DECQ             DX
+	JNZ              db2h_3remloop
+	JMP              kdone
+
+db2h_4:
+	TESTQ   CX, CX
+	JZ      db2h_4rem
+	PCALIGN $0x40
+
+db2h_4loop:
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z12, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y13, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z12, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y13, Y5
+	VFMADD231PS.BCST (BX), Z12, Z6
+	VFMADD231PS.BCST (BX), Y13, Y7
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Z14
+	VMOVUPS.Z        64(SI), K2, Y15
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z14, Z0
+	VFMADD231PS.BCST (DI), Y15, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z14, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y15, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z14, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y15, Y5
+	VFMADD231PS.BCST (BX), Z14, Z6
+	VFMADD231PS.BCST (BX), Y15, Y7
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z12, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y13, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z12, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y13, Y5
+	VFMADD231PS.BCST (BX), Z12, Z6
+	VFMADD231PS.BCST (BX), Y13, Y7
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Z14
+	VMOVUPS.Z        64(SI), K2, Y15
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z14, Z0
+	VFMADD231PS.BCST (DI), Y15, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z14, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y15, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z14, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y15, Y5
+	VFMADD231PS.BCST (BX), Z14, Z6
+	VFMADD231PS.BCST (BX), Y15, Y7
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	DECQ             CX
+	JNZ              db2h_4loop
+
+db2h_4rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+db2h_4remloop:
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z12, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y13, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z12, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y13, Y5
+	VFMADD231PS.BCST (BX), Z12, Z6
+	VFMADD231PS.BCST (BX), Y13, Y7
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	DECQ             DX
+	JNZ              db2h_4remloop
+	JMP              kdone
+
+db2h_5:
+	TESTQ   CX, CX
+	JZ      db2h_5rem
+	PCALIGN $0x40
+
+db2h_5loop:
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z12, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y13, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z12, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y13, Y5
+	VFMADD231PS.BCST (BX), Z12, Z6
+	VFMADD231PS.BCST (BX), Y13, Y7
+	VFMADD231PS.BCST (BX)(AX*1), Z12, Z8
+	VFMADD231PS.BCST (BX)(AX*1), Y13, Y9
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Z14
+	VMOVUPS.Z        64(SI), K2, Y15
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z14, Z0
+	VFMADD231PS.BCST (DI), Y15, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z14, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y15, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z14, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y15, Y5
+	VFMADD231PS.BCST (BX), Z14, Z6
+	VFMADD231PS.BCST (BX), Y15, Y7
+	VFMADD231PS.BCST (BX)(AX*1), Z14, Z8
+	VFMADD231PS.BCST (BX)(AX*1), Y15, Y9
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z12, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y13, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z12, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y13, Y5
+	VFMADD231PS.BCST (BX), Z12, Z6
+	VFMADD231PS.BCST (BX), Y13, Y7
+	VFMADD231PS.BCST (BX)(AX*1), Z12, Z8
+	VFMADD231PS.BCST (BX)(AX*1), Y13, Y9
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Z14
+	VMOVUPS.Z        64(SI), K2, Y15
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z14, Z0
+	VFMADD231PS.BCST (DI), Y15, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z14, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y15, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z14, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y15, Y5
+	VFMADD231PS.BCST (BX), Z14, Z6
+	VFMADD231PS.BCST (BX), Y15, Y7
+	VFMADD231PS.BCST (BX)(AX*1), Z14, Z8
+	VFMADD231PS.BCST (BX)(AX*1), Y15, Y9
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	DECQ             CX
+	JNZ              db2h_5loop
+
+db2h_5rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+db2h_5remloop:
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z12, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y13, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z12, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y13, Y5
+	VFMADD231PS.BCST (BX), Z12, Z6
+	VFMADD231PS.BCST (BX), Y13, Y7
+	VFMADD231PS.BCST (BX)(AX*1), Z12, Z8
+	VFMADD231PS.BCST (BX)(AX*1), Y13, Y9
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	DECQ             DX
+	JNZ              db2h_5remloop
+	JMP              kdone
+
+db2h_6:
+	TESTQ   CX, CX
+	JZ      db2h_6rem
+	PCALIGN $0x40
+
+db2h_6loop:
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z12, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y13, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z12, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y13, Y5
+	VFMADD231PS.BCST (BX), Z12, Z6
+	VFMADD231PS.BCST (BX), Y13, Y7
+	VFMADD231PS.BCST (BX)(AX*1), Z12, Z8
+	VFMADD231PS.BCST (BX)(AX*1), Y13, Y9
+	VFMADD231PS.BCST (BX)(AX*2), Z12, Z10
+	VFMADD231PS.BCST (BX)(AX*2), Y13, Y11
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Z14
+	VMOVUPS.Z        64(SI), K2, Y15
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z14, Z0
+	VFMADD231PS.BCST (DI), Y15, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z14, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y15, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z14, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y15, Y5
+	VFMADD231PS.BCST (BX), Z14, Z6
+	VFMADD231PS.BCST (BX), Y15, Y7
+	VFMADD231PS.BCST (BX)(AX*1), Z14, Z8
+	VFMADD231PS.BCST (BX)(AX*1), Y15, Y9
+	VFMADD231PS.BCST (BX)(AX*2), Z14, Z10
+	VFMADD231PS.BCST (BX)(AX*2), Y15, Y11
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z12, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y13, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z12, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y13, Y5
+	VFMADD231PS.BCST (BX), Z12, Z6
+	VFMADD231PS.BCST (BX), Y13, Y7
+	VFMADD231PS.BCST (BX)(AX*1), Z12, Z8
+	VFMADD231PS.BCST (BX)(AX*1), Y13, Y9
+	VFMADD231PS.BCST (BX)(AX*2), Z12, Z10
+	VFMADD231PS.BCST (BX)(AX*2), Y13, Y11
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Z14
+	VMOVUPS.Z        64(SI), K2, Y15
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z14, Z0
+	VFMADD231PS.BCST (DI), Y15, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z14, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y15, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z14, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y15, Y5
+	VFMADD231PS.BCST (BX), Z14, Z6
+	VFMADD231PS.BCST (BX), Y15, Y7
+	VFMADD231PS.BCST (BX)(AX*1), Z14, Z8
+	VFMADD231PS.BCST (BX)(AX*1), Y15, Y9
+	VFMADD231PS.BCST (BX)(AX*2), Z14, Z10
+	VFMADD231PS.BCST (BX)(AX*2), Y15, Y11
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	DECQ             CX
+	JNZ              db2h_6loop
+
+db2h_6rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+db2h_6remloop:
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z12, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y13, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z12, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y13, Y5
+	VFMADD231PS.BCST (BX), Z12, Z6
+	VFMADD231PS.BCST (BX), Y13, Y7
+	VFMADD231PS.BCST (BX)(AX*1), Z12, Z8
+	VFMADD231PS.BCST (BX)(AX*1), Y13, Y9
+	VFMADD231PS.BCST (BX)(AX*2), Z12, Z10
+	VFMADD231PS.BCST (BX)(AX*2), Y13, Y11
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	DECQ             DX
+	JNZ              db2h_6remloop
 	JMP              kdone
 
 db2_:
@@ -2021,8 +3731,460 @@ db2_6remloop:
 	JMP              kdone
 
 dfar:
-	CMPQ    m+72(FP), $0x00000010
+	CMPQ    m+72(FP), $0x00000018
 	JG      df2_
+	CMPQ    m+72(FP), $0x00000010
+	JG      df2h_
+	CMPQ    m+72(FP), $0x00000008
+	JG      df1_
+	CMPQ    n+80(FP), $0x00000006
+	JGE     df1h_6
+	CMPQ    n+80(FP), $0x00000005
+	JE      df1h_5
+	CMPQ    n+80(FP), $0x00000004
+	JE      df1h_4
+	CMPQ    n+80(FP), $0x00000003
+	JE      df1h_3
+	CMPQ    n+80(FP), $0x00000002
+	JE      df1h_2
+	TESTQ   CX, CX
+	JZ      df1h_1rem
+	PCALIGN $0x40
+
+df1h_1loop:
+	VMOVUPS.Z        (SI), K1, Y12
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y12, Y0
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Y14
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y14, Y0
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Y12
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y12, Y0
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Y14
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y14, Y0
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	DECQ             CX
+	JNZ              df1h_1loop
+
+df1h_1rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df1h_1remloop:
+	VMOVUPS.Z        (SI), K1, Y12
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y12, Y0
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	DECQ             DX
+	JNZ              df1h_1remloop
+	JMP              kdone
+
+df1h_2:
+	TESTQ   CX, CX
+	JZ      df1h_2rem
+	PCALIGN $0x40
+
+df1h_2loop:
+	VMOVUPS.Z        (SI), K1, Y12
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y12, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y12, Y2
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Y14
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y14, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y14, Y2
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Y12
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y12, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y12, Y2
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Y14
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y14, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y14, Y2
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	DECQ             CX
+	JNZ              df1h_2loop
+
+df1h_2rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df1h_2remloop:
+	VMOVUPS.Z        (SI), K1, Y12
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y12, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y12, Y2
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	DECQ             DX
+	JNZ              df1h_2remloop
+	JMP              kdone
+
+df1h_3:
+	TESTQ   CX, CX
+	JZ      df1h_3rem
+	PCALIGN $0x40
+
+df1h_3loop:
+	VMOVUPS.Z        (SI), K1, Y12
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y12, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y12, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y12, Y4
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Y14
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y14, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y14, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y14, Y4
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Y12
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y12, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y12, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y12, Y4
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Y14
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y14, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y14, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y14, Y4
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	DECQ             CX
+	JNZ              df1h_3loop
+
+df1h_3rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df1h_3remloop:
+	VMOVUPS.Z        (SI), K1, Y12
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y12, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y12, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y12, Y4
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	DECQ             DX
+	JNZ              df1h_3remloop
+	JMP              kdone
+
+df1h_4:
+	TESTQ   CX, CX
+	JZ      df1h_4rem
+	PCALIGN $0x40
+
+df1h_4loop:
+	VMOVUPS.Z        (SI), K1, Y12
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y12, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y12, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y12, Y4
+	VFMADD231PS.BCST (BX), Y12, Y6
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Y14
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y14, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y14, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y14, Y4
+	VFMADD231PS.BCST (BX), Y14, Y6
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Y12
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y12, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y12, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y12, Y4
+	VFMADD231PS.BCST (BX), Y12, Y6
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Y14
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y14, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y14, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y14, Y4
+	VFMADD231PS.BCST (BX), Y14, Y6
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	DECQ             CX
+	JNZ              df1h_4loop
+
+df1h_4rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df1h_4remloop:
+	VMOVUPS.Z        (SI), K1, Y12
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y12, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y12, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y12, Y4
+	VFMADD231PS.BCST (BX), Y12, Y6
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	DECQ             DX
+	JNZ              df1h_4remloop
+	JMP              kdone
+
+df1h_5:
+	TESTQ   CX, CX
+	JZ      df1h_5rem
+	PCALIGN $0x40
+
+df1h_5loop:
+	VMOVUPS.Z        (SI), K1, Y12
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y12, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y12, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y12, Y4
+	VFMADD231PS.BCST (BX), Y12, Y6
+	VFMADD231PS.BCST (BX)(AX*1), Y12, Y8
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Y14
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y14, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y14, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y14, Y4
+	VFMADD231PS.BCST (BX), Y14, Y6
+	VFMADD231PS.BCST (BX)(AX*1), Y14, Y8
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Y12
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y12, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y12, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y12, Y4
+	VFMADD231PS.BCST (BX), Y12, Y6
+	VFMADD231PS.BCST (BX)(AX*1), Y12, Y8
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Y14
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y14, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y14, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y14, Y4
+	VFMADD231PS.BCST (BX), Y14, Y6
+	VFMADD231PS.BCST (BX)(AX*1), Y14, Y8
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	DECQ             CX
+	JNZ              df1h_5loop
+
+df1h_5rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df1h_5remloop:
+	VMOVUPS.Z        (SI), K1, Y12
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y12, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y12, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y12, Y4
+	VFMADD231PS.BCST (BX), Y12, Y6
+	VFMADD231PS.BCST (BX)(AX*1), Y12, Y8
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	DECQ             DX
+	JNZ              df1h_5remloop
+	JMP              kdone
+
+df1h_6:
+	TESTQ   CX, CX
+	JZ      df1h_6rem
+	PCALIGN $0x40
+
+df1h_6loop:
+	VMOVUPS.Z        (SI), K1, Y12
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y12, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y12, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y12, Y4
+	VFMADD231PS.BCST (BX), Y12, Y6
+	VFMADD231PS.BCST (BX)(AX*1), Y12, Y8
+	VFMADD231PS.BCST (BX)(AX*2), Y12, Y10
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Y14
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y14, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y14, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y14, Y4
+	VFMADD231PS.BCST (BX), Y14, Y6
+	VFMADD231PS.BCST (BX)(AX*1), Y14, Y8
+	VFMADD231PS.BCST (BX)(AX*2), Y14, Y10
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Y12
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y12, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y12, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y12, Y4
+	VFMADD231PS.BCST (BX), Y12, Y6
+	VFMADD231PS.BCST (BX)(AX*1), Y12, Y8
+	VFMADD231PS.BCST (BX)(AX*2), Y12, Y10
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Y14
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y14, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y14, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y14, Y4
+	VFMADD231PS.BCST (BX), Y14, Y6
+	VFMADD231PS.BCST (BX)(AX*1), Y14, Y8
+	VFMADD231PS.BCST (BX)(AX*2), Y14, Y10
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	DECQ             CX
+	JNZ              df1h_6loop
+
+df1h_6rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df1h_6remloop:
+	VMOVUPS.Z        (SI), K1, Y12
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Y12, Y0
+	VFMADD231PS.BCST (DI)(AX*1), Y12, Y2
+	VFMADD231PS.BCST (DI)(AX*2), Y12, Y4
+	VFMADD231PS.BCST (BX), Y12, Y6
+	VFMADD231PS.BCST (BX)(AX*1), Y12, Y8
+	VFMADD231PS.BCST (BX)(AX*2), Y12, Y10
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	DECQ             DX
+	JNZ              df1h_6remloop
+	JMP              kdone
+
+df1_:
 	CMPQ    n+80(FP), $0x00000006
 	JGE     df1_6
 	CMPQ    n+80(FP), $0x00000005
@@ -2468,6 +4630,649 @@ df1_6remloop:
 	ADDQ             R12, BX
 	DECQ             DX
 	JNZ              df1_6remloop
+	JMP              kdone
+
+df2h_:
+	CMPQ    n+80(FP), $0x00000006
+	JGE     df2h_6
+	CMPQ    n+80(FP), $0x00000005
+	JE      df2h_5
+	CMPQ    n+80(FP), $0x00000004
+	JE      df2h_4
+	CMPQ    n+80(FP), $0x00000003
+	JE      df2h_3
+	CMPQ    n+80(FP), $0x00000002
+	JE      df2h_2
+	TESTQ   CX, CX
+	JZ      df2h_1rem
+	PCALIGN $0x40
+
+df2h_1loop:
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       64(SI)(R11*8)
+	PREFETCHT1       64(SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Z14
+	VMOVUPS.Z        64(SI), K2, Y15
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       64(SI)(R11*8)
+	PREFETCHT1       64(SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z14, Z0
+	VFMADD231PS.BCST (DI), Y15, Y1
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       64(SI)(R11*8)
+	PREFETCHT1       64(SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Z14
+	VMOVUPS.Z        64(SI), K2, Y15
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       64(SI)(R11*8)
+	PREFETCHT1       64(SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z14, Z0
+	VFMADD231PS.BCST (DI), Y15, Y1
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	DECQ             CX
+	JNZ              df2h_1loop
+
+df2h_1rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df2h_1remloop:
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       64(SI)(R11*8)
+	PREFETCHT1       64(SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	DECQ             DX
+	JNZ              df2h_1remloop
+	JMP              kdone
+
+df2h_2:
+	TESTQ   CX, CX
+	JZ      df2h_2rem
+	PCALIGN $0x40
+
+df2h_2loop:
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       64(SI)(R11*8)
+	PREFETCHT1       64(SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z12, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y13, Y3
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Z14
+	VMOVUPS.Z        64(SI), K2, Y15
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       64(SI)(R11*8)
+	PREFETCHT1       64(SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z14, Z0
+	VFMADD231PS.BCST (DI), Y15, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z14, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y15, Y3
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       64(SI)(R11*8)
+	PREFETCHT1       64(SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z12, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y13, Y3
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Z14
+	VMOVUPS.Z        64(SI), K2, Y15
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       64(SI)(R11*8)
+	PREFETCHT1       64(SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z14, Z0
+	VFMADD231PS.BCST (DI), Y15, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z14, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y15, Y3
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	DECQ             CX
+	JNZ              df2h_2loop
+
+df2h_2rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df2h_2remloop:
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       64(SI)(R11*8)
+	PREFETCHT1       64(SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z12, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y13, Y3
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	DECQ             DX
+	JNZ              df2h_2remloop
+	JMP              kdone
+
+df2h_3:
+	TESTQ   CX, CX
+	JZ      df2h_3rem
+	PCALIGN $0x40
+
+df2h_3loop:
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       64(SI)(R11*8)
+	PREFETCHT1       64(SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z12, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y13, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z12, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y13, Y5
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Z14
+	VMOVUPS.Z        64(SI), K2, Y15
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       64(SI)(R11*8)
+	PREFETCHT1       64(SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z14, Z0
+	VFMADD231PS.BCST (DI), Y15, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z14, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y15, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z14, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y15, Y5
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       64(SI)(R11*8)
+	PREFETCHT1       64(SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z12, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y13, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z12, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y13, Y5
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	VMOVUPS.Z        (SI), K1, Z14
+	VMOVUPS.Z        64(SI), K2, Y15
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       64(SI)(R11*8)
+	PREFETCHT1       64(SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z14, Z0
+	VFMADD231PS.BCST (DI), Y15, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z14, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y15, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z14, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y15, Y5
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	DECQ             CX
+	JNZ              df2h_3loop
+
+df2h_3rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df2h_3remloop:
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       64(SI)(R11*8)
+	PREFETCHT1       64(SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z12, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y13, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z12, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y13, Y5
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	DECQ             DX
+	JNZ              df2h_3remloop
+	JMP              kdone
+
+df2h_4:
+	TESTQ   CX, CX
+	JZ      df2h_4rem
+	PCALIGN $0x40
+
+df2h_4loop:
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       64(SI)(R11*8)
+	PREFETCHT1       64(SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z12, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y13, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z12, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y13, Y5
+	VFMADD231PS.BCST (BX), Z12, Z6
+	VFMADD231PS.BCST (BX), Y13, Y7
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Z14
+	VMOVUPS.Z        64(SI), K2, Y15
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       64(SI)(R11*8)
+	PREFETCHT1       64(SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z14, Z0
+	VFMADD231PS.BCST (DI), Y15, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z14, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y15, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z14, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y15, Y5
+	VFMADD231PS.BCST (BX), Z14, Z6
+	VFMADD231PS.BCST (BX), Y15, Y7
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       64(SI)(R11*8)
+	PREFETCHT1       64(SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z12, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y13, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z12, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y13, Y5
+	VFMADD231PS.BCST (BX), Z12, Z6
+	VFMADD231PS.BCST (BX), Y13, Y7
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Z14
+	VMOVUPS.Z        64(SI), K2, Y15
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       64(SI)(R11*8)
+	PREFETCHT1       64(SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z14, Z0
+	VFMADD231PS.BCST (DI), Y15, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z14, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y15, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z14, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y15, Y5
+	VFMADD231PS.BCST (BX), Z14, Z6
+	VFMADD231PS.BCST (BX), Y15, Y7
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	DECQ             CX
+	JNZ              df2h_4loop
+
+df2h_4rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df2h_4remloop:
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       64(SI)(R11*8)
+	PREFETCHT1       64(SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z12, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y13, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z12, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y13, Y5
+	VFMADD231PS.BCST (BX), Z12, Z6
+	VFMADD231PS.BCST (BX), Y13, Y7
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	DECQ             DX
+	JNZ              df2h_4remloop
+	JMP              kdone
+
+df2h_5:
+	TESTQ   CX, CX
+	JZ      df2h_5rem
+	PCALIGN $0x40
+
+df2h_5loop:
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       64(SI)(R11*8)
+	PREFETCHT1       64(SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z12, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y13, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z12, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y13, Y5
+	VFMADD231PS.BCST (BX), Z12, Z6
+	VFMADD231PS.BCST (BX), Y13, Y7
+	VFMADD231PS.BCST (BX)(AX*1), Z12, Z8
+	VFMADD231PS.BCST (BX)(AX*1), Y13, Y9
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Z14
+	VMOVUPS.Z        64(SI), K2, Y15
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       64(SI)(R11*8)
+	PREFETCHT1       64(SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z14, Z0
+	VFMADD231PS.BCST (DI), Y15, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z14, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y15, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z14, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y15, Y5
+	VFMADD231PS.BCST (BX), Z14, Z6
+	VFMADD231PS.BCST (BX), Y15, Y7
+	VFMADD231PS.BCST (BX)(AX*1), Z14, Z8
+	VFMADD231PS.BCST (BX)(AX*1), Y15, Y9
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       64(SI)(R11*8)
+	PREFETCHT1       64(SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z12, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y13, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z12, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y13, Y5
+	VFMADD231PS.BCST (BX), Z12, Z6
+	VFMADD231PS.BCST (BX), Y13, Y7
+	VFMADD231PS.BCST (BX)(AX*1), Z12, Z8
+	VFMADD231PS.BCST (BX)(AX*1), Y13, Y9
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Z14
+	VMOVUPS.Z        64(SI), K2, Y15
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       64(SI)(R11*8)
+	PREFETCHT1       64(SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z14, Z0
+	VFMADD231PS.BCST (DI), Y15, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z14, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y15, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z14, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y15, Y5
+	VFMADD231PS.BCST (BX), Z14, Z6
+	VFMADD231PS.BCST (BX), Y15, Y7
+	VFMADD231PS.BCST (BX)(AX*1), Z14, Z8
+	VFMADD231PS.BCST (BX)(AX*1), Y15, Y9
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	DECQ             CX
+	JNZ              df2h_5loop
+
+df2h_5rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df2h_5remloop:
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       64(SI)(R11*8)
+	PREFETCHT1       64(SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z12, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y13, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z12, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y13, Y5
+	VFMADD231PS.BCST (BX), Z12, Z6
+	VFMADD231PS.BCST (BX), Y13, Y7
+	VFMADD231PS.BCST (BX)(AX*1), Z12, Z8
+	VFMADD231PS.BCST (BX)(AX*1), Y13, Y9
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	DECQ             DX
+	JNZ              df2h_5remloop
+	JMP              kdone
+
+df2h_6:
+	TESTQ   CX, CX
+	JZ      df2h_6rem
+	PCALIGN $0x40
+
+df2h_6loop:
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       64(SI)(R11*8)
+	PREFETCHT1       64(SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z12, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y13, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z12, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y13, Y5
+	VFMADD231PS.BCST (BX), Z12, Z6
+	VFMADD231PS.BCST (BX), Y13, Y7
+	VFMADD231PS.BCST (BX)(AX*1), Z12, Z8
+	VFMADD231PS.BCST (BX)(AX*1), Y13, Y9
+	VFMADD231PS.BCST (BX)(AX*2), Z12, Z10
+	VFMADD231PS.BCST (BX)(AX*2), Y13, Y11
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Z14
+	VMOVUPS.Z        64(SI), K2, Y15
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       64(SI)(R11*8)
+	PREFETCHT1       64(SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z14, Z0
+	VFMADD231PS.BCST (DI), Y15, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z14, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y15, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z14, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y15, Y5
+	VFMADD231PS.BCST (BX), Z14, Z6
+	VFMADD231PS.BCST (BX), Y15, Y7
+	VFMADD231PS.BCST (BX)(AX*1), Z14, Z8
+	VFMADD231PS.BCST (BX)(AX*1), Y15, Y9
+	VFMADD231PS.BCST (BX)(AX*2), Z14, Z10
+	VFMADD231PS.BCST (BX)(AX*2), Y15, Y11
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       64(SI)(R11*8)
+	PREFETCHT1       64(SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z12, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y13, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z12, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y13, Y5
+	VFMADD231PS.BCST (BX), Z12, Z6
+	VFMADD231PS.BCST (BX), Y13, Y7
+	VFMADD231PS.BCST (BX)(AX*1), Z12, Z8
+	VFMADD231PS.BCST (BX)(AX*1), Y13, Y9
+	VFMADD231PS.BCST (BX)(AX*2), Z12, Z10
+	VFMADD231PS.BCST (BX)(AX*2), Y13, Y11
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	VMOVUPS.Z        (SI), K1, Z14
+	VMOVUPS.Z        64(SI), K2, Y15
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       64(SI)(R11*8)
+	PREFETCHT1       64(SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z14, Z0
+	VFMADD231PS.BCST (DI), Y15, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z14, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y15, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z14, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y15, Y5
+	VFMADD231PS.BCST (BX), Z14, Z6
+	VFMADD231PS.BCST (BX), Y15, Y7
+	VFMADD231PS.BCST (BX)(AX*1), Z14, Z8
+	VFMADD231PS.BCST (BX)(AX*1), Y15, Y9
+	VFMADD231PS.BCST (BX)(AX*2), Z14, Z10
+	VFMADD231PS.BCST (BX)(AX*2), Y15, Y11
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	DECQ             CX
+	JNZ              df2h_6loop
+
+df2h_6rem:
+	TESTQ DX, DX
+	JZ    kdone
+
+df2h_6remloop:
+	VMOVUPS.Z        (SI), K1, Z12
+	VMOVUPS.Z        64(SI), K2, Y13
+	PREFETCHT0       (SI)(R11*8)
+	PREFETCHT1       (SI)(R15*1)
+	PREFETCHT0       64(SI)(R11*8)
+	PREFETCHT1       64(SI)(R15*1)
+	PREFETCHT0       (DI)(R12*8)
+	PREFETCHT0       64(DI)(R12*8)
+	VFMADD231PS.BCST (DI), Z12, Z0
+	VFMADD231PS.BCST (DI), Y13, Y1
+	VFMADD231PS.BCST (DI)(AX*1), Z12, Z2
+	VFMADD231PS.BCST (DI)(AX*1), Y13, Y3
+	VFMADD231PS.BCST (DI)(AX*2), Z12, Z4
+	VFMADD231PS.BCST (DI)(AX*2), Y13, Y5
+	VFMADD231PS.BCST (BX), Z12, Z6
+	VFMADD231PS.BCST (BX), Y13, Y7
+	VFMADD231PS.BCST (BX)(AX*1), Z12, Z8
+	VFMADD231PS.BCST (BX)(AX*1), Y13, Y9
+	VFMADD231PS.BCST (BX)(AX*2), Z12, Z10
+	VFMADD231PS.BCST (BX)(AX*2), Y13, Y11
+	ADDQ             R11, SI
+	ADDQ             R12, DI
+	ADDQ             R12, BX
+	DECQ             DX
+	JNZ              df2h_6remloop
 	JMP              kdone
 
 df2_:

@@ -362,6 +362,35 @@ func (g *Gen) RowLoops(prefix string, loops func(mv int, prefix string)) {
 	}
 }
 
+// HalfRowLoops is RowLoops with each count mv of vectors split in two by
+// how many rows its last vector holds: more than half its lanes
+// (loops(mv, false, prefix), labels prefix+mv+"_") or at most half
+// (loops(mv, true, prefix), labels prefix+mv+"h_"), so that a tile whose
+// last rows fit half a vector can run that vector at half width.
+func (g *Gen) HalfRowLoops(prefix string, loops func(mv int, half bool, prefix string)) {
+	c := g.Ctx
+	label := func(mv int, half bool) string {
+		if half {
+			return fmt.Sprintf("%s%dh_", prefix, mv)
+		}
+		return fmt.Sprintf("%s%d_", prefix, mv)
+	}
+	for mv := g.MV(); mv >= 1; mv-- {
+		c.CMPQ(g.Arg("m"), operand.U32((mv-1)*g.Lanes+g.Lanes/2))
+		c.JG(operand.LabelRef(label(mv, false)))
+		if mv > 1 {
+			c.CMPQ(g.Arg("m"), operand.U32((mv-1)*g.Lanes))
+			c.JG(operand.LabelRef(label(mv, true)))
+		}
+	}
+	for mv := 1; mv <= g.MV(); mv++ {
+		for _, half := range []bool{true, false} {
+			c.Label(label(mv, half))
+			loops(mv, half, label(mv, half))
+		}
+	}
+}
+
 // Arg is the stack address of an argument, to compare against in place.
 func (g *Gen) Arg(name string) operand.Mem {
 	b, err := g.Ctx.Param(name).Resolve()

@@ -486,11 +486,29 @@ func DirectLabels(k spec.Kernel, mvs int, family string) []string {
 // ("VFMADD231PS.BCST") counts only the instructions that carry them; one
 // without counts every form.
 func LoopOps(c *build.Context, opcode string, prefixes ...string) (map[string]int, error) {
-	f, err := c.Result()
+	by, err := LoopInstructions(c, prefixes...)
 	if err != nil {
 		return nil, err
 	}
 	counts := map[string]int{}
+	for p, ins := range by {
+		for _, n := range ins {
+			if n.Opcode == opcode || n.OpcodeWithSuffixes() == opcode {
+				counts[p]++
+			}
+		}
+	}
+	return counts, nil
+}
+
+// LoopInstructions compiles c and groups its functions' instructions by
+// the prefix of the label they follow, as LoopOps counts them.
+func LoopInstructions(c *build.Context, prefixes ...string) (map[string][]*ir.Instruction, error) {
+	f, err := c.Result()
+	if err != nil {
+		return nil, err
+	}
+	by := map[string][]*ir.Instruction{}
 	for _, fn := range f.Functions() {
 		cur := ""
 		for _, n := range fn.Nodes {
@@ -503,13 +521,11 @@ func LoopOps(c *build.Context, opcode string, prefixes ...string) (map[string]in
 					}
 				}
 			case *ir.Instruction:
-				if n.Opcode == opcode || n.OpcodeWithSuffixes() == opcode {
-					counts[cur]++
-				}
+				by[cur] = append(by[cur], n)
 			}
 		}
 	}
-	return counts, nil
+	return by, nil
 }
 
 // PackerLabels are the paths every packer has: copy, transpose (with its
