@@ -59,9 +59,10 @@ type call struct {
 	// elements.
 	members  int
 	batchPar bool
-	// complexB: a complex product whose B the direct kernel reads in place
-	// as the 1r layout, against A packed in 1e (complexdirect.go).
-	complexB bool
+	// bInPlace: a product whose B the direct kernel reads in place against
+	// each packed sliver of A (inplaceb.go): a real one whose A rows are
+	// strided, a complex one's B as its 1r layout.
+	bInPlace bool
 	sync     teamSync
 	req      workspace.Req
 	lease    *workspace.TeamLease

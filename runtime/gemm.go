@@ -180,7 +180,7 @@ func (c *call) gemm(ms *memberState, off *[3]int) {
 				t := &c.sync
 				t.waitUntil(func() bool { return t.minDone() >= round-1 })
 			}
-			if s0, s1 := split(nSl, members, ms.id, 1); s0 < s1 && !own && !c.complexB {
+			if s0, s1 := split(nSl, members, ms.id, 1); s0 < s1 && !own && !c.bInPlace {
 				c.packB(panel, bBase, sc, kB, s0, s1, nc, kc)
 			}
 			if !ms.solo {
@@ -207,7 +207,7 @@ func (c *call) gemm(ms *memberState, off *[3]int) {
 					}
 					c.waitUnit(u, round, pc > 0, s0, s1, nSl, own)
 				}
-				if own && !c.complexB {
+				if own && !c.bInPlace {
 					c.packB(panel, bBase, sc, kB, s0, s1, nc, kc)
 				}
 				mc := min(b.MC, p.M.Size-ic)
@@ -228,7 +228,7 @@ func (c *call) gemm(ms *memberState, off *[3]int) {
 						sc.aheadCross = cross
 					}
 				}
-				if c.complexB {
+				if c.bInPlace {
 					c.directSlivers(sc, ms.bufs, bBase, cBase, kB, kc, mc, s0, s1, nc, pc)
 				} else {
 					c.macroKernel(sc, ms.bufs, panel, cBase, kc, mc, s0, s1, nc, pc == 0)

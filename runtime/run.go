@@ -83,9 +83,9 @@ func (c *call) run(spec string, t *typed.Ops, ops *[3]Operand, alpha, beta unsaf
 	padded := c.blk
 	padded.MC = c.tileM.count(c.blk.MC) * c.blk.MR
 	padded.NC = c.tileN.count(c.blk.NC) * c.blk.NR
-	// A complex B read in place (complexDirect) needs no panel.
+	// A B read in place (readsBInPlace) needs no panel.
 	pn := nPanels
-	if c.complexB {
+	if c.bInPlace {
 		pn = 0
 	}
 	c.req = t.Req(padded, 1, pn, scatterLen(c.blk, c.mapLen()), 0)
@@ -293,7 +293,7 @@ func (c *call) chooseTeam() {
 		c.chosenFor = choiceKey{plan: p, ops: c.ops, main: c.mainKern, members: c.members, batchPar: c.batchPar, testBlocks: tb}
 	}
 	// What depends on the scalars or on the call in flight.
-	c.complexB = !c.direct && c.complexDirect()
+	c.bInPlace = !c.direct && c.readsBInPlace()
 	if !c.direct && c.members > 1 && !c.batchPar && p.K.Size > 0 {
 		rounds := p.Batch.Size * ceilDiv(p.N.Size, c.blk.NC) * ceilDiv(p.K.Size, c.blk.KC)
 		c.sync.prepare(c.members, rounds, c.units)

@@ -30,7 +30,7 @@ func chooseComplex(p *Pool, threads int, real string, m, n, k Dim, realAlpha, re
 	return c
 }
 
-// A complex product reads B in place (complexDirect) when C's rows and
+// A complex product reads B in place (readsBInPlace) when C's rows and
 // B's depth steps are adjacent, alpha and beta are real, and it is small
 // or has few row tiles, on one thread or a team; in no other case.
 func TestComplexDirect(t *testing.T) {
@@ -42,7 +42,7 @@ func TestComplexDirect(t *testing.T) {
 		if k.Direct == nil {
 			continue // no direct kernels on this path
 		}
-		skinny := complexSkinnyTiles * k.MR / 2 // complex rows
+		skinny := skinnyInPlaceTiles * k.MR / 2 // complex rows
 		for _, tc := range []struct {
 			name                string
 			m, n, depth         int
@@ -79,8 +79,8 @@ func TestComplexDirect(t *testing.T) {
 			if tc.threads == 2 && c.members != 2 {
 				t.Errorf("%s, %s: %d members, want 2", real, tc.name, c.members)
 			}
-			if c.complexB != tc.want {
-				t.Errorf("%s, %s (%d×%d×%d): B in place %v, want %v", real, tc.name, m, n, depth, c.complexB, tc.want)
+			if c.bInPlace != tc.want {
+				t.Errorf("%s, %s (%d×%d×%d): B in place %v, want %v", real, tc.name, m, n, depth, c.bInPlace, tc.want)
 			}
 		}
 	}
@@ -168,9 +168,9 @@ func TestComplexDirectNoPanel(t *testing.T) {
 	if k.Direct == nil {
 		t.Skip("no direct kernels on this path")
 	}
-	// Skinny (complexSkinnyTiles row tiles) and beyond directMaxFlops:
+	// Skinny (skinnyInPlaceTiles row tiles) and beyond directMaxFlops:
 	// in place on every path that has direct kernels.
-	m, n, depth := complexSkinnyTiles*k.MR/2, 300, 1000
+	m, n, depth := skinnyInPlaceTiles*k.MR/2, 300, 1000
 	a := make([]complex64, m*depth)
 	b := make([]complex64, depth*n)
 	c := make([]complex64, m*n)
@@ -191,5 +191,154 @@ func TestComplexDirectNoPanel(t *testing.T) {
 			}
 		}
 		pool.Close()
+	}
+}
+
+// A real product the direct path does not take because A's rows are
+// strided reads B in place when C's rows are adjacent and it is small or
+// has few row tiles, in any strides of B, on one thread or a team; one
+// whose A rows are adjacent runs the direct path instead.
+func TestRealReadsBInPlace(t *testing.T) {
+	pools := map[int]*Pool{1: NewPool(1), 2: NewPool(2)}
+	defer pools[1].Close()
+	defer pools[2].Close()
+	for _, real := range []string{"float32", "float64"} {
+		k, _ := KernelFor(real)
+		if k.Direct == nil {
+			continue // no direct kernels on this path
+		}
+		skinny := skinnyInPlaceTiles * k.MR
+		for _, tc := range []struct {
+			name                         string
+			m, n, depth                  int
+			threads                      int
+			aStrided, bStrided, cStrided bool
+			direct, inPlace              bool
+		}{
+			{"A's rows adjacent", 64, 64, 64, 1, false, false, false, true, false},
+			{"A's rows strided", 64, 64, 64, 1, true, false, false, false, true},
+			{"B's depth strided too", 64, 64, 64, 1, true, true, false, false, true},
+			{"C's rows strided", 64, 64, 64, 1, true, false, true, false, false},
+			{"1024³", 1024, 1024, 1024, 1, true, false, false, false, false},
+			{"skinny", skinny, 4096, 4096, 1, true, false, false, false, true},
+			{"a tile past skinny", skinny + k.MR, 4096, 4096, 1, true, false, false, false, false},
+			{"a team of 2", 128, 128, 128, 2, true, false, false, false, true},
+		} {
+			m, n, depth := tc.m, tc.n, tc.depth
+			dm := Dim{Ext: m, S: [3]int{1, 0, 1}}
+			dn := Dim{Ext: n, S: [3]int{0, depth, m}}
+			dk := Dim{Ext: depth, S: [3]int{m, 1, 0}}
+			if tc.aStrided {
+				dm.S[opA], dk.S[opA] = depth, 1
+			}
+			if tc.bStrided {
+				dn.S[opB], dk.S[opB] = 1, n
+			}
+			if tc.cStrided {
+				dm.S[opC], dn.S[opC] = n, 1
+			}
+			kern, _ := KernelFor(real)
+			ty, _ := spec.TypeByName(real)
+			c := realCall(pools[tc.threads], tc.threads, kern, ty.Size)
+			c.betaDirect = true // as bind leaves a real call
+			c.plan = &Plan{Batch: Group{Size: 1}, M: groupOf(dm), N: groupOf(dn), K: groupOf(dk)}
+			c.chooseTeam()
+			pools[tc.threads].release(c)
+			if tc.threads == 2 && c.members != 2 {
+				t.Errorf("%s, %s: %d members, want 2", real, tc.name, c.members)
+			}
+			if c.direct != tc.direct || c.bInPlace != tc.inPlace {
+				t.Errorf("%s, %s (%d×%d×%d): direct %v, B in place %v; want %v, %v", real, tc.name, m, n, depth, c.direct, c.bInPlace, tc.direct, tc.inPlace)
+			}
+		}
+	}
+}
+
+// Real products with A's rows strided, most of which read B in place
+// (small, skinny beyond directMaxFlops, B's depth steps adjacent or
+// strided) and one that packs B (five row tiles beyond directMaxFlops),
+// against a plain loop: C with a padded leading dimension, alpha and
+// beta, NaN in C with beta = 0; on one thread and teams of 2 and 3.
+func TestRealInPlaceProduct(t *testing.T) {
+	for _, threads := range []int{1, 2, 3} {
+		pool := NewPool(threads)
+		testRealInPlaceProduct[float32](t, pool, 2e-6)
+		testRealInPlaceProduct[float64](t, pool, 1e-14)
+		pool.Close()
+	}
+}
+
+func testRealInPlaceProduct[T float32 | float64](t *testing.T, pool *Pool, eps float64) {
+	rng := rand.New(rand.NewPCG(12, 5))
+	ops := typed.OpsOf[T]()
+	kern, _ := KernelFor(ops.Type.Real)
+	tiles := func(n int) int { return n * kern.MR }
+	for _, s := range [][3]int{{64, 64, 64}, {45, 29, 700}, {3, 7, 5}, {tiles(4) - 3, 300, 1000}, {tiles(5), 160, 1000}} {
+		m, n, depth := s[0], s[1], s[2]
+		for _, bRows := range []bool{false, true} {
+			ldc := m + 3
+			a := make([]T, m*depth) // row-major: A's rows strided
+			b := make([]T, depth*n) // column-major, or row-major with bRows
+			for i := range a {
+				a[i] = T(rng.Float64() - 0.5)
+			}
+			for i := range b {
+				b[i] = T(rng.Float64() - 0.5)
+			}
+			aAt := func(i, p int) float64 { return float64(a[i*depth+p]) }
+			bAt := func(p, j int) float64 { return float64(b[p+j*depth]) }
+			bStrides := []int{1, depth}
+			if bRows {
+				bAt = func(p, j int) float64 { return float64(b[p*n+j]) }
+				bStrides = []int{n, 1}
+			}
+			ref, mag := make([]float64, m*n), make([]float64, m*n)
+			for j := 0; j < n; j++ {
+				for i := 0; i < m; i++ {
+					for p := 0; p < depth; p++ {
+						x := aAt(i, p) * bAt(p, j)
+						ref[i+j*m] += x
+						mag[i+j*m] += math.Abs(x)
+					}
+				}
+			}
+			for _, sc := range []struct{ alpha, beta T }{{1, 0}, {1.5, 0}, {1, -0.5}, {-0.25, 1}} {
+				c := make([]T, ldc*n)
+				for i := range c {
+					c[i] = T(rng.Float64())
+					if sc.beta == 0 {
+						c[i] = T(math.NaN())
+					}
+				}
+				c0 := append([]T(nil), c...)
+				opv := [3]Operand{
+					{View: View{Len: len(a), Shape: []int{m, depth}, Strides: []int{depth, 1}}, Data: unsafe.Pointer(&a[0])},
+					{View: View{Len: len(b), Shape: []int{depth, n}, Strides: bStrides}, Data: unsafe.Pointer(&b[0])},
+					{View: View{Len: len(c), Shape: []int{m, n}, Strides: []int{1, ldc}}, Data: unsafe.Pointer(&c[0])},
+				}
+				alpha, beta := sc.alpha, sc.beta
+				if err := pool.Run("ik,kj->ij", ops, &opv, unsafe.Pointer(&alpha), unsafe.Pointer(&beta)); err != nil {
+					t.Fatal(err)
+				}
+				for j := 0; j < n; j++ {
+					for i := 0; i < ldc; i++ {
+						got := float64(c[i+j*ldc])
+						if i >= m {
+							if got != float64(c0[i+j*ldc]) && !math.IsNaN(got) {
+								t.Fatalf("%T %d×%d×%d: C's padding [%d,%d] written", alpha, m, n, depth, i, j)
+							}
+							continue
+						}
+						want := float64(alpha) * ref[i+j*m]
+						if beta != 0 {
+							want += float64(beta) * float64(c0[i+j*ldc])
+						}
+						if math.Abs(got-want) > eps*float64(depth)*(mag[i+j*m]+2) {
+							t.Fatalf("%T %d×%d×%d B rows %v alpha %v beta %v: C[%d,%d] = %v, want %v", alpha, m, n, depth, bRows, alpha, beta, i, j, got, want)
+						}
+					}
+				}
+			}
+		}
 	}
 }
