@@ -127,13 +127,15 @@ func body(g *x86.Gen, p plan, o x86.Ops, loop func(step func(u, aOff, bOff int))
 
 // bcstVectors is the most A vectors a column of B is read into by the
 // FMAs themselves (embedded broadcast) rather than broadcast into a
-// register first. Zen 4 runs a 512-bit broadcast from memory on the vector
-// pipes that also run the FMAs, so one per FMA or two cost a step of the
-// k loop a third of its time: a one-vector direct tile ran at 0.67 of the
-// probe with broadcasts and 0.97 with embedded ones, a two-vector one at
-// 0.93 and 0.97. From three vectors on, the FMAs dominate either way
-// (measured level).
-const bcstVectors = 2
+// register first. On Zen 4 a step of one A vector with a 512-bit broadcast
+// from memory for each FMA ran a third slower: the direct kernel's
+// one-vector tiles reached 0.67 of the peak probe with broadcasts and
+// 0.97 with embedded ones. Two vectors gained less there (0.93 → 0.97 in
+// the direct kernel, up to 1% in the packed 32×6 float32 and 16×6 float64
+// kernels), and on Zen 5 a hand-scheduled two-vector kernel (32×12
+// float32) ran at 0.81 of the peak with embedded broadcasts against 0.96
+// without, so two vectors and more keep the broadcast.
+const bcstVectors = 1
 
 // multiply emits acc(v, j) += a[v]·B(p, j) for the step's A vectors a,
 // B(p, j) at mem, broadcast into the next of p.b (counted by bi) or, for
