@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"fmt"
 	"math"
 	"math/cmplx"
 	"math/rand/v2"
@@ -115,6 +116,16 @@ func testComplexDirectProduct[T complex64 | complex128](t *testing.T, pool *Pool
 		for i := range b {
 			b[i] = rnd()
 		}
+		ref, mag := make([]complex128, m*n), make([]float64, m*n)
+		for j := 0; j < n; j++ {
+			for i := 0; i < m; i++ {
+				for p := 0; p < depth; p++ {
+					x := complex128(a[i+p*m]) * complex128(b[p+j*depth])
+					ref[i+j*m] += x
+					mag[i+j*m] += cmplx.Abs(x)
+				}
+			}
+		}
 		for _, sc := range []struct {
 			alpha, beta T
 		}{{1, 0}, {1.5, 0}, {1, -0.5}, {complex(0.5, 0.25), 1}, {1, complex(0.5, -1)}} {
@@ -131,31 +142,9 @@ func testComplexDirectProduct[T complex64 | complex128](t *testing.T, pool *Pool
 			if err := pool.Run("ik,kj->ij", ops, &opv, unsafe.Pointer(&alpha), unsafe.Pointer(&beta)); err != nil {
 				t.Fatal(err)
 			}
-			for j := 0; j < n; j++ {
-				for i := 0; i < ldc; i++ {
-					got := complex128(c[i+j*ldc])
-					if i >= m {
-						if got != complex128(c0[i+j*ldc]) && !cmplx.IsNaN(got) {
-							t.Fatalf("%T %d×%d×%d: C's padding [%d,%d] written", alpha, m, n, depth, i, j)
-						}
-						continue
-					}
-					var sum complex128
-					mag := 0.0
-					for p := 0; p < depth; p++ {
-						x := complex128(a[i+p*m]) * complex128(b[p+j*depth])
-						sum += x
-						mag += cmplx.Abs(x)
-					}
-					want := complex128(alpha) * sum
-					if beta != 0 {
-						want += complex128(beta) * complex128(c0[i+j*ldc])
-					}
-					if cmplx.Abs(got-want) > eps*float64(depth)*(mag+2) {
-						t.Fatalf("%T %d×%d×%d alpha %v beta %v: C[%d,%d] = %v, want %v", alpha, m, n, depth, alpha, beta, i, j, got, want)
-					}
-				}
-			}
+			checkPaddedC(t, fmt.Sprintf("%T %d×%d×%d alpha %v beta %v", alpha, m, n, depth, alpha, beta),
+				func(x int) complex128 { return complex128(c[x]) }, func(x int) complex128 { return complex128(c0[x]) },
+				m, n, ldc, ref, mag, complex128(alpha), complex128(beta), eps*float64(depth))
 		}
 	}
 }
@@ -292,12 +281,12 @@ func testRealInPlaceProduct[T float32 | float64](t *testing.T, pool *Pool, eps f
 				bAt = func(p, j int) float64 { return float64(b[p*n+j]) }
 				bStrides = []int{n, 1}
 			}
-			ref, mag := make([]float64, m*n), make([]float64, m*n)
+			ref, mag := make([]complex128, m*n), make([]float64, m*n)
 			for j := 0; j < n; j++ {
 				for i := 0; i < m; i++ {
 					for p := 0; p < depth; p++ {
 						x := aAt(i, p) * bAt(p, j)
-						ref[i+j*m] += x
+						ref[i+j*m] += complex(x, 0)
 						mag[i+j*m] += math.Abs(x)
 					}
 				}
@@ -320,24 +309,39 @@ func testRealInPlaceProduct[T float32 | float64](t *testing.T, pool *Pool, eps f
 				if err := pool.Run("ik,kj->ij", ops, &opv, unsafe.Pointer(&alpha), unsafe.Pointer(&beta)); err != nil {
 					t.Fatal(err)
 				}
-				for j := 0; j < n; j++ {
-					for i := 0; i < ldc; i++ {
-						got := float64(c[i+j*ldc])
-						if i >= m {
-							if got != float64(c0[i+j*ldc]) && !math.IsNaN(got) {
-								t.Fatalf("%T %d×%d×%d: C's padding [%d,%d] written", alpha, m, n, depth, i, j)
-							}
-							continue
-						}
-						want := float64(alpha) * ref[i+j*m]
-						if beta != 0 {
-							want += float64(beta) * float64(c0[i+j*ldc])
-						}
-						if math.Abs(got-want) > eps*float64(depth)*(mag[i+j*m]+2) {
-							t.Fatalf("%T %d×%d×%d B rows %v alpha %v beta %v: C[%d,%d] = %v, want %v", alpha, m, n, depth, bRows, alpha, beta, i, j, got, want)
-						}
-					}
+				asComplex := func(v []T) func(int) complex128 {
+					return func(x int) complex128 { return complex(float64(v[x]), 0) }
 				}
+				checkPaddedC(t, fmt.Sprintf("%T %d×%d×%d B rows %v alpha %v beta %v", alpha, m, n, depth, bRows, alpha, beta),
+					asComplex(c), asComplex(c0), m, n, ldc, ref, mag, complex(float64(alpha), 0), complex(float64(beta), 0), eps*float64(depth))
+			}
+		}
+	}
+}
+
+// checkPaddedC compares a column-major C of m×n, leading dimension ldc
+// (got, its elements after the call, and old, before), with alpha·ref +
+// beta·old, where ref[i+j*m] is the product's sum and mag[i+j*m] the sum
+// of its terms' magnitudes, to within tol·(mag+2); beta 0 ignores old (NaN
+// there must not leak). Rows m to ldc are padding and must keep their
+// values. Elements go through complex128, so one check serves every type.
+func checkPaddedC(t *testing.T, what string, got, old func(x int) complex128, m, n, ldc int, ref []complex128, mag []float64, alpha, beta complex128, tol float64) {
+	t.Helper()
+	for j := 0; j < n; j++ {
+		for i := 0; i < ldc; i++ {
+			g := got(i + j*ldc)
+			if i >= m {
+				if g != old(i+j*ldc) && !cmplx.IsNaN(g) {
+					t.Fatalf("%s: C's padding [%d,%d] written", what, i, j)
+				}
+				continue
+			}
+			want := alpha * ref[i+j*m]
+			if beta != 0 {
+				want += beta * old(i+j*ldc)
+			}
+			if cmplx.Abs(g-want) > tol*(mag[i+j*m]+2) {
+				t.Fatalf("%s: C[%d,%d] = %v, want %v", what, i, j, g, want)
 			}
 		}
 	}
