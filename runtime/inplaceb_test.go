@@ -226,13 +226,7 @@ func TestRealReadsBInPlace(t *testing.T) {
 			if tc.cStrided {
 				dm.S[opC], dn.S[opC] = n, 1
 			}
-			kern, _ := KernelFor(real)
-			ty, _ := spec.TypeByName(real)
-			c := realCall(pools[tc.threads], tc.threads, kern, ty.Size)
-			c.betaDirect = true // as bind leaves a real call
-			c.plan = &Plan{Batch: Group{Size: 1}, M: groupOf(dm), N: groupOf(dn), K: groupOf(dk)}
-			c.chooseTeam()
-			pools[tc.threads].release(c)
+			c := chooseFor(pools[tc.threads], tc.threads, real, dm, dn, dk)
 			if tc.threads == 2 && c.members != 2 {
 				t.Errorf("%s, %s: %d members, want 2", real, tc.name, c.members)
 			}

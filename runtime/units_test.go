@@ -15,6 +15,7 @@ func realCall(p *Pool, threads int, k *kernels.Kernel, size int) *call {
 	c.kern, c.fn = k, funcOf(k)
 	c.mrR, c.nrR = k.MR, k.NR
 	c.cf, c.tsize, c.rsize = 1, size, size
+	c.betaDirect = true // as bind leaves every real call
 	return c
 }
 
