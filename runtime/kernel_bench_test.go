@@ -209,10 +209,16 @@ func BenchmarkKernelSmall(b *testing.B) {
 // benchDirect calls f for the direct kernel of every row this machine can
 // run in assembly.
 func benchDirect(b *testing.B, f func(b *testing.B, k *kernels.Kernel)) {
+	benchRows(b, func(k *kernels.Kernel) bool { return k.Direct != nil }, f)
+}
+
+// benchRows calls f for every kernel row of this machine's paths that has
+// what has asks for (a family in assembly).
+func benchRows(b *testing.B, has func(k *kernels.Kernel) bool, f func(b *testing.B, k *kernels.Kernel)) {
 	for _, isa := range Available() {
 		for i := range kernels.Kernels {
 			k := &kernels.Kernels[i]
-			if k.ISA == isa && k.Direct != nil {
+			if k.ISA == isa && has(k) {
 				b.Run(k.Name, func(b *testing.B) { f(b, k) })
 			}
 		}
