@@ -1,5 +1,7 @@
 package runtime
 
+import "github.com/tcontract/tcontract/generated/kernels"
+
 // Groups packed across slivers.
 //
 // When C's unit dim x and an input's unit dim y are both in M (TCCG's
@@ -84,10 +86,33 @@ func (g *Group) crossOrder(o int, t Tile) {
 	g.setDims(append([]Dim{x, dy}, rest...))
 }
 
+// crossTile is the path's tile (k or one of its variants) as tall as M's
+// cut for the cross-sliver packer (crossRows chose it), nil when M has none
+// or no tile is that tall. The packer takes only slivers of that height; a
+// taller tile straddles the cut, its slivers are gathered an element at a
+// time from as many places far apart, and a row map writes its tiles.
+// shortTile's costs see neither: float64 TCCG abcd-aebf-fdec (M's runs
+// cut to 24 rows) took the 32-row tile there, whose gather took 7% of the
+// call on one thread.
+func crossTile(g *Group, k *kernels.Kernel, cf int) *kernels.Kernel {
+	if g.Cross <= 0 || cf != 1 {
+		return nil
+	}
+	if k.MR == g.Cross {
+		return k
+	}
+	for _, v := range variants(k, cf) {
+		if v.MR == g.Cross {
+			return v
+		}
+	}
+	return nil
+}
+
 // crossRows is the tile height a run of ext rows of C's unit dim is cut to
 // for the cross-sliver packer: the kernel's own MR when it divides ext,
 // else the tallest of the path's shorter tiles that does (the runtime then
-// takes that tile: shortTile finds runs it fills exactly), else 0. AVX-512
+// takes that tile: crossTile), else 0. AVX-512
 // tiles of 64 float32 or 32 float64 rows divide neither TCCG abcd-dbea-ec's
 // run of 96 (72) nor abcde-ecbfa-fd's of 48; their 48- and 24-row tiles do.
 func crossRows(ext int, t Tile) int {

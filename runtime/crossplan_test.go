@@ -1,8 +1,10 @@
 package runtime
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/tcontract/tcontract/generated/kernels"
@@ -152,6 +154,60 @@ func TestCrossOrderRandom(t *testing.T) {
 	}
 	if ordered < 100 {
 		t.Errorf("only %d of 600 random groups were ordered: the test sees too little", ordered)
+	}
+}
+
+// A group cut for the cross packer runs the tile as tall as its cut, even
+// where shortTile would pick a taller one: TCCG abcd-aebf-fdec at float64
+// (runs of 72 cut to 24 rows on AVX-512, whose main tile is 32 rows) packs
+// through the cross packer and writes its tiles without row maps. On a
+// path with no tile of the cut's height the group is not cut.
+func TestCrossTileTakesTheCut(t *testing.T) {
+	p := NewPool(1)
+	defer p.Close()
+	cut := 0
+	for _, tc := range []struct {
+		spec string
+		ext  int
+	}{{"aebf,fdec->abcd", 72}, {"aebf,fdec->abcd", 48}, {"aebf,fdec->abcd", 96}} {
+		for _, real := range []string{"float32", "float64"} {
+			ops := typed.OpsByName(real)
+			sp, err := ParseSpec(tc.spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			view := func(labels string) View {
+				shape := make([]int, len(labels))
+				for i := range shape {
+					shape[i] = tc.ext
+				}
+				return dense(shape...)
+			}
+			in := strings.Split(strings.Split(tc.spec, "->")[0], ",")
+			plan, err := NewPlan(sp, view(in[0]), view(in[1]), view(strings.Split(tc.spec, "->")[1]), tileOf(ops))
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := &plan.M
+			kern, _ := KernelFor(real)
+			c := realCall(p, 1, kern, ops.Type.Size)
+			c.ops, c.mainKern = ops, kern
+			c.plan = plan
+			c.chooseTeam()
+			p.release(c)
+			name := fmt.Sprintf("%s, extents %d, %s", tc.spec, tc.ext, real)
+			if g.Cross == 0 {
+				t.Logf("%s: M not cut for the cross packer", name)
+				continue
+			}
+			cut++
+			if c.direct || c.kern.MR != g.Cross || c.rowMaps {
+				t.Errorf("%s: M cut to %d rows ran the %d-row tile (direct %v, row maps %v)", name, g.Cross, c.kern.MR, c.direct, c.rowMaps)
+			}
+		}
+	}
+	if k, _ := KernelFor("float32"); cut == 0 && k.PackX != nil {
+		t.Error("no case was cut for the cross packer: the test sees nothing")
 	}
 }
 

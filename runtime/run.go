@@ -325,7 +325,11 @@ func (c *call) choose() {
 		kc = balance(p.K.Size, kcMax/g*g, g)
 	}
 	mCost := runCosts{depth: kc, realSize: c.rsize, pack: opA, across: nr, reuse: ceilDiv(p.N.Size, nr), cf: c.cf, rows: true}
-	if k := shortTile(&p.M, c.kern, c.cf, mCost); k != c.kern {
+	k := crossTile(&p.M, c.kern, c.cf)
+	if k == nil {
+		k = shortTile(&p.M, c.kern, c.cf, mCost)
+	}
+	if k != c.kern {
 		c.kern, c.fn, c.tilesFn = k, funcOf(k), k.Tiles
 		c.mrR, c.nrR = k.MR, k.NR
 		mr, nr = k.MR/c.cf, k.NR
