@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/tcontract/tcontract/generated/kernels"
@@ -163,28 +162,19 @@ func TestCrossOrderRandom(t *testing.T) {
 // through the cross packer and writes its tiles without row maps. On a
 // path with no tile of the cut's height the group is not cut.
 func TestCrossTileTakesTheCut(t *testing.T) {
+	const spec = "aebf,fdec->abcd"
+	sp, err := ParseSpec(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
 	p := NewPool(1)
 	defer p.Close()
 	cut := 0
-	for _, tc := range []struct {
-		spec string
-		ext  int
-	}{{"aebf,fdec->abcd", 72}, {"aebf,fdec->abcd", 48}, {"aebf,fdec->abcd", 96}} {
+	for _, ext := range []int{48, 72, 96} {
+		d := dense(ext, ext, ext, ext) // every operand: four labels of ext
 		for _, real := range []string{"float32", "float64"} {
 			ops := typed.OpsByName(real)
-			sp, err := ParseSpec(tc.spec)
-			if err != nil {
-				t.Fatal(err)
-			}
-			view := func(labels string) View {
-				shape := make([]int, len(labels))
-				for i := range shape {
-					shape[i] = tc.ext
-				}
-				return dense(shape...)
-			}
-			in := strings.Split(strings.Split(tc.spec, "->")[0], ",")
-			plan, err := NewPlan(sp, view(in[0]), view(in[1]), view(strings.Split(tc.spec, "->")[1]), tileOf(ops))
+			plan, err := NewPlan(sp, d, d, d, tileOf(ops))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -195,7 +185,7 @@ func TestCrossTileTakesTheCut(t *testing.T) {
 			c.plan = plan
 			c.chooseTeam()
 			p.release(c)
-			name := fmt.Sprintf("%s, extents %d, %s", tc.spec, tc.ext, real)
+			name := fmt.Sprintf("%s, extents %d, %s", spec, ext, real)
 			if g.Cross == 0 {
 				t.Logf("%s: M not cut for the cross packer", name)
 				continue
