@@ -179,12 +179,7 @@ func TestCrossTileTakesTheCut(t *testing.T) {
 				t.Fatal(err)
 			}
 			g := &plan.M
-			kern, _ := KernelFor(real)
-			c := realCall(p, 1, kern, ops.Type.Size)
-			c.ops, c.mainKern = ops, kern
-			c.plan = plan
-			c.chooseTeam()
-			p.release(c)
+			c := choosePlan(p, 1, real, plan)
 			name := fmt.Sprintf("%s, extents %d, %s", spec, ext, real)
 			if g.Cross == 0 {
 				t.Logf("%s: M not cut for the cross packer", name)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tcontract/tcontract/generated/kernels"
+	"github.com/tcontract/tcontract/generated/typed"
 	"github.com/tcontract/tcontract/internal/spec"
 )
 
@@ -75,10 +76,17 @@ func teamOfTwo(t *testing.T, p *Pool, name string, blocks int, m, n, k Dim) *cal
 // chooseFor is the team and path a call on p (threads wide) chooses for a
 // real product of one dim per group: M, N and K.
 func chooseFor(p *Pool, threads int, real string, m, n, k Dim) *call {
+	return choosePlan(p, threads, real, &Plan{Batch: Group{Size: 1}, M: groupOf(m), N: groupOf(n), K: groupOf(k)})
+}
+
+// choosePlan is what chooseTeam decides for plan, a call of the real type
+// real on a pool of threads, the team released again.
+func choosePlan(p *Pool, threads int, real string, plan *Plan) *call {
 	kern, _ := KernelFor(real)
 	ty, _ := spec.TypeByName(real)
 	c := realCall(p, threads, kern, ty.Size)
-	c.plan = &Plan{Batch: Group{Size: 1}, M: groupOf(m), N: groupOf(n), K: groupOf(k)}
+	c.ops, c.mainKern = typed.OpsByName(real), kern // as bind sets them
+	c.plan = plan
 	c.chooseTeam()
 	p.release(c)
 	return c
