@@ -305,8 +305,20 @@ func (c *call) chooseTeam() {
 var testChoose func()
 
 // choose makes the call's choice (chooseTeam): the direct path, or the
-// packed path's tile, blocking and units.
+// packed path's tile, blocking and units; on the AVX-512 path, AVX2's
+// row for runs that only its half maps fit (halfmaps.go).
 func (c *call) choose() {
+	c.chooseOn()
+	if k := c.halfMapsRow(); k != nil {
+		c.kern, c.fn, c.tilesFn = k, funcOf(k), k.Tiles
+		c.mrR, c.nrR = k.MR, k.NR
+		c.chooseOn()
+	}
+}
+
+// chooseOn is choose for the call's kernel row (c.kern): shortTile and
+// crossTile pick among that row's path.
+func (c *call) chooseOn() {
 	p := c.plan
 	mr, nr := c.kern.MR/c.cf, c.kern.NR
 	c.rowMaps, c.runsFn, c.mapsFn, c.groupSl = false, nil, nil, 0

@@ -1,0 +1,87 @@
+package runtime
+
+import (
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/tcontract/tcontract/generated/kernels"
+	"github.com/tcontract/tcontract/internal/spec"
+)
+
+// AVX2's half maps on the AVX-512 path.
+//
+// TCCG's ccsd_t contractions at float32 write C in runs of 20 rows. Such
+// runs split AVX-512's vectors of 16: the row-map kernel writes each
+// vector that straddles two runs with two masked stores. They are whole
+// halves of AVX2's vectors of 8, which AVX2's half-map kernel
+// (kernels.MapsFunc) writes with plain 128-bit stores, in BLIS's order.
+// On a core whose 512-bit FMAs run at its 256-bit rate (Zen 4 runs each
+// as two halves), AVX2's rows lose nothing in FMA throughput. There, on
+// one thread, with C far beyond the cache, AVX2's row ran the float32
+// ccsd_t cases against the same GEMM (medians of four rounds in turns)
+// 8–10% faster than AVX-512's in two (abcdef-dfgb-geac 0.81 → 0.89,
+// abcdef-geab-dfgc 0.78 → 0.85), 2–3% in three, and level in four. On
+// two threads, where both cores' writes share the memory, it ran level
+// to 9% slower (medians of 3 to 4 rounds, noisy), so a team keeps its
+// row. At float64 (runs of 16, whole AVX-512 vectors) AVX-512's row ran
+// 3–20% faster, and on the other float32 TCCG cases 1–47%, so only calls
+// whose runs split AVX-512's vectors change rows. Where 512-bit FMAs are
+// twice as fast as 256-bit ones, the AVX-512 row stays.
+
+// halfMapsRow returns the AVX2 row that a real call of one member on the
+// AVX-512 path runs instead of its own (choose), or nil: where the row-map kernel
+// would write tiles whose vectors straddle runs of M's fastest dim, AVX2's
+// half maps fit those runs, C is beyond the cache and this core runs
+// AVX2's FMAs at the AVX-512 rate (wideAtNarrowRate).
+func (c *call) halfMapsRow() *kernels.Kernel {
+	p := c.plan
+	if c.members > 1 || c.direct || !c.rowMaps || c.runsFn == nil || c.cf != 1 || c.kern.ISA != spec.AVX512 || p.M.Cross != 0 {
+		return nil
+	}
+	lanes := vecLanes(c.kern, c.rsize)
+	if lanes == 0 || !straddles(&p.M, c.tileM) || p.M.Dims[0].Ext%lanes == 0 {
+		return nil
+	}
+	if p.M.Size*p.N.Size*c.tsize < cacheBytes() || !slices.Contains(dispatch.avail, spec.AVX2) {
+		return nil
+	}
+	k := kernels.Lookup(spec.AVX2, c.kern.Real)
+	if k == nil || k.Asm == nil || k.Maps == nil || !rowMapsFit(&p.M, k, c.cf, c.rsize) || !wideAtNarrowRate() {
+		return nil
+	}
+	return k
+}
+
+// wideAtNarrowRate reports whether this core's float32 FMA throughput
+// on the AVX-512 path is at most a quarter above its throughput on AVX2's
+// (about the same where 512-bit FMAs run as two halves, twice it where
+// they have units of their own), measured once by the two peak probes. A
+// variable, so that tests can set it.
+var wideAtNarrowRate = sync.OnceValue(func() bool {
+	wide, narrow := findProbe(spec.AVX512, "float32"), findProbe(spec.AVX2, "float32")
+	if wide == nil || narrow == nil {
+		return false
+	}
+	w, n := probeRates(wide, narrow)
+	return n*1.25 >= w
+})
+
+// probeRates times two probes in turns on the calling thread, a few short
+// repetitions each, and returns the best rate of each (flops per second):
+// noise only slows a repetition, and taking turns lets a change of clock
+// reach both.
+func probeRates(a, b *kernels.Peak) (ra, rb float64) {
+	const rep, reps = 200 * time.Microsecond, 5
+	ia, ib := calibrate(a.Fn, rep), calibrate(b.Fn, rep)
+	rate := func(p *kernels.Peak, iters int) float64 {
+		t0 := time.Now()
+		p.Fn(iters)
+		return float64(iters) * float64(p.FlopsPerIter) / max(time.Since(t0).Seconds(), 1e-9)
+	}
+	for range reps {
+		ra = max(ra, rate(a, ia))
+		rb = max(rb, rate(b, ib))
+	}
+	return ra, rb
+}
