@@ -18,20 +18,24 @@ import (
 // (kernels.MapsFunc) writes with plain 128-bit stores, in BLIS's order.
 // On a core whose 512-bit FMAs run at its 256-bit rate (Zen 4 runs each
 // as two halves), AVX2's rows lose nothing in FMA throughput. There, on
-// one thread, with C far beyond the cache, AVX2's row ran the float32
-// ccsd_t cases against the same GEMM (medians of four rounds in turns)
-// 8–10% faster than AVX-512's in two (abcdef-dfgb-geac 0.81 → 0.89,
-// abcdef-geab-dfgc 0.78 → 0.85), 2–3% in three, and level in four. On
+// one thread, with C far beyond the cache, AVX2's row ran the six float32
+// ccsd_t cases whose tiles are grouped, against the same GEMM (medians
+// of four rounds in turns), 8–10% faster than AVX-512's in two
+// (abcdef-dfgb-geac 0.81 → 0.89, abcdef-geab-dfgc 0.78 → 0.85), 3% in
+// two, and level in two. On
 // two threads, where both cores' writes share the memory, it ran level
 // to 9% slower (medians of 3 to 4 rounds, noisy), so a team keeps its
 // row. At float64 (runs of 16, whole AVX-512 vectors) AVX-512's row ran
-// 3–20% faster, and on the other float32 TCCG cases 1–47%, so only calls
-// whose runs split AVX-512's vectors change rows. Where 512-bit FMAs are
+// 3–20% faster, and on the other float32 TCCG cases 1–47% (among them
+// runs of 84 and 376, which its row maps write as ungrouped tiles,
+// 1–11%), so only calls whose grouped tiles split AVX-512's vectors
+// change rows. Where 512-bit FMAs are
 // twice as fast as 256-bit ones, the AVX-512 row stays.
 
 // halfMapsRow returns the AVX2 row that a real call of one member on the
-// AVX-512 path runs instead of its own (choose), or nil: where the row-map kernel
-// would write tiles whose vectors straddle runs of M's fastest dim, AVX2's
+// AVX-512 path runs instead of its own (choose), or nil: where the
+// row-map kernel would write grouped tiles (M's runs shorter than two
+// tiles, at a short depth: grouped.go) whose vectors straddle runs, AVX2's
 // half maps fit those runs, C is beyond the cache and this core runs
 // AVX2's FMAs at the AVX-512 rate (wideAtNarrowRate).
 func (c *call) halfMapsRow() *kernels.Kernel {
@@ -40,7 +44,7 @@ func (c *call) halfMapsRow() *kernels.Kernel {
 		return nil
 	}
 	lanes := vecLanes(c.kern, c.rsize)
-	if lanes == 0 || !straddles(&p.M, c.tileM) || p.M.Dims[0].Ext%lanes == 0 {
+	if lanes == 0 || c.groupSl == 0 || p.M.Dims[0].Ext%lanes == 0 {
 		return nil
 	}
 	if p.M.Size*p.N.Size*c.tsize < cacheBytes() || !slices.Contains(dispatch.avail, spec.AVX2) {

@@ -13,10 +13,11 @@ import (
 
 // TestHalfMapsRow: on the AVX-512 path, a float32 product shaped like
 // TCCG's ccsd_t (C's rows in runs of 20, which split AVX-512's vectors and
-// are whole halves of AVX2's) with C beyond the cache runs AVX2's row and
-// its half maps on one thread, where the core runs AVX2's FMAs at the
-// AVX-512 rate. It keeps its own row on a team of two, where 512-bit FMAs
-// are faster, where C fits the cache, and at float64 (runs of 16, whole
+// are whole halves of AVX2's) with C beyond the cache, at depth 24, runs
+// AVX2's row and its half maps on one thread, where the core runs AVX2's
+// FMAs at the AVX-512 rate. It keeps its own row on a team of two, where
+// 512-bit FMAs are faster, where C fits the cache, at a depth whose tiles
+// are not grouped (grouped.go), and at float64 (runs of 16, whole
 // vectors). The answer is the
 // reference's either way, on 1 and 2 threads. On other paths no call
 // changes rows.
@@ -39,19 +40,20 @@ func TestHalfMapsRow(t *testing.T) {
 	} {
 		wideAtNarrowRate = func() bool { return tc.wide }
 		cacheBytes = func() int { return tc.cache }
-		checkHalfMaps[float32](t, tc.name, 20, tc.avx2, 1e-5)
-		checkHalfMaps[float64](t, tc.name, 16, false, 1e-13)
+		checkHalfMaps[float32](t, tc.name, 20, 24, tc.avx2, 1e-5)
+		checkHalfMaps[float32](t, tc.name, 20, 120, false, 1e-5) // BLIS's order
+		checkHalfMaps[float64](t, tc.name, 16, 24, false, 1e-13)
 	}
 }
 
 // checkHalfMaps runs TestGroupedProduct's product with C's rows in runs
 // of runs, checks whether the call chose AVX2's row (want) and the answer.
-func checkHalfMaps[T real](t *testing.T, name string, runs int, want bool, tol float64) {
+func checkHalfMaps[T real](t *testing.T, name string, runs, depth int, want bool, tol float64) {
 	t.Helper()
 	ops := typed.OpsOf[T]()
-	name = fmt.Sprintf("%s, %s, runs of %d", name, ops.Type.Name, runs)
+	name = fmt.Sprintf("%s, %s, runs of %d, depth %d", name, ops.Type.Name, runs, depth)
 	const einsum = "abk,kcd->dacb"
-	A, Cn, D, depth := 131, 20, 14, 24 // C of 2.9 MB at float32
+	A, Cn, D := 131, 20, 14 // C of 2.9 MB at float32
 	rng := rand.New(rand.NewPCG(7, uint64(runs)))
 	a := randomReals[T](rng, A*runs*depth)
 	bm := randomReals[T](rng, depth*Cn*D)
