@@ -18,11 +18,12 @@ import (
 // (kernels.MapsFunc) writes with plain 128-bit stores, in BLIS's order.
 // On a core whose 512-bit FMAs run at its 256-bit rate (Zen 4 runs each
 // as two halves), AVX2's rows lose nothing in FMA throughput. There, on
-// one thread, with C far beyond the cache, AVX2's row ran the six float32
-// ccsd_t cases whose tiles are grouped, against the same GEMM (medians
-// of four rounds in turns), 8–10% faster than AVX-512's in two
-// (abcdef-dfgb-geac 0.81 → 0.89, abcdef-geab-dfgc 0.78 → 0.85), 3% in
-// two, and level in two. On
+// one thread, with C far beyond the cache, AVX2's row ran three float32
+// ccsd_t cases whose tiles are grouped and whose N starts with a short
+// dim (20 columns) 3–18% faster against the same GEMM than AVX-512's
+// (abcdef-dfgb-geac 0.81 → 0.88, abcdef-geab-dfgc 0.78 → 0.85,
+// abcdef-gebc-dfga 0.80 → 0.84; medians of three and four rounds in
+// turns, three sets). On
 // two threads, where both cores' writes share the memory, it ran level
 // to 9% slower (medians of 3 to 4 rounds, noisy), so a team keeps its
 // row. At float64 (runs of 16, whole AVX-512 vectors) AVX-512's row ran
@@ -35,9 +36,10 @@ import (
 // halfMapsRow returns the AVX2 row that a real call of one member on the
 // AVX-512 path runs instead of its own (choose), or nil: where the
 // row-map kernel would write grouped tiles (M's runs shorter than two
-// tiles, at a short depth: grouped.go) whose vectors straddle runs, AVX2's
-// half maps fit those runs, C is beyond the cache and this core runs
-// AVX2's FMAs at the AVX-512 rate (wideAtNarrowRate).
+// tiles, at a short depth: grouped.go) whose vectors straddle runs, N's
+// first dim is shorter than a group's columns, AVX2's half maps fit the
+// runs, C is beyond the cache and this core runs AVX2's FMAs at the
+// AVX-512 rate (wideAtNarrowRate).
 func (c *call) halfMapsRow() *kernels.Kernel {
 	p := c.plan
 	if c.members > 1 || c.direct || !c.rowMaps || c.runsFn == nil || c.cf != 1 || c.kern.ISA != spec.AVX512 || p.M.Cross != 0 {
@@ -45,6 +47,13 @@ func (c *call) halfMapsRow() *kernels.Kernel {
 	}
 	lanes := vecLanes(c.kern, c.rsize)
 	if lanes == 0 || c.groupSl == 0 || p.M.Dims[0].Ext%lanes == 0 {
+		return nil
+	}
+	// A group's row of tiles writes C's planes whole and in order when N's
+	// first dim spans the group's columns: abcdef-dega-gfbc and
+	// abcdef-degc-gfab (480 columns, 20 rows apart, after runs of 20) ran
+	// 3–5% faster on AVX-512's grouped tiles, abcdef-gfac-degb level.
+	if len(p.N.Dims) == 0 || p.N.Dims[0].Ext >= c.groupSl*c.nrR {
 		return nil
 	}
 	if p.M.Size*p.N.Size*c.tsize < cacheBytes() || !slices.Contains(dispatch.avail, spec.AVX2) {

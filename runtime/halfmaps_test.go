@@ -17,8 +17,8 @@ import (
 // AVX2's row and its half maps on one thread, where the core runs AVX2's
 // FMAs at the AVX-512 rate. It keeps its own row on a team of two, where
 // 512-bit FMAs are faster, where C fits the cache, at a depth whose tiles
-// are not grouped (grouped.go), and at float64 (runs of 16, whole
-// vectors). The answer is the
+// are not grouped (grouped.go), where N's first dim (c) is longer than a
+// group's columns, and at float64 (runs of 16, whole vectors). The answer is the
 // reference's either way, on 1 and 2 threads. On other paths no call
 // changes rows.
 func TestHalfMapsRow(t *testing.T) {
@@ -40,20 +40,22 @@ func TestHalfMapsRow(t *testing.T) {
 	} {
 		wideAtNarrowRate = func() bool { return tc.wide }
 		cacheBytes = func() int { return tc.cache }
-		checkHalfMaps[float32](t, tc.name, 20, 24, tc.avx2, 1e-5)
-		checkHalfMaps[float32](t, tc.name, 20, 120, false, 1e-5) // BLIS's order
-		checkHalfMaps[float64](t, tc.name, 16, 24, false, 1e-13)
+		checkHalfMaps[float32](t, tc.name, 131, 20, 20, 24, tc.avx2, 1e-5)
+		checkHalfMaps[float32](t, tc.name, 131, 20, 20, 120, false, 1e-5) // BLIS's order
+		checkHalfMaps[float32](t, tc.name, 11, 20, 240, 24, false, 1e-5)  // N's first dim long
+		checkHalfMaps[float64](t, tc.name, 131, 16, 20, 24, false, 1e-13)
 	}
 }
 
-// checkHalfMaps runs TestGroupedProduct's product with C's rows in runs
-// of runs, checks whether the call chose AVX2's row (want) and the answer.
-func checkHalfMaps[T real](t *testing.T, name string, runs, depth int, want bool, tol float64) {
+// checkHalfMaps runs TestGroupedProduct's product (C = dacb, A×runs×Cn×14,
+// of 2.9 to 3 MB at float32) with C's rows in runs of runs, at depth,
+// and checks whether the call chose AVX2's row (want) and the answer.
+func checkHalfMaps[T real](t *testing.T, name string, A, runs, Cn, depth int, want bool, tol float64) {
 	t.Helper()
 	ops := typed.OpsOf[T]()
-	name = fmt.Sprintf("%s, %s, runs of %d, depth %d", name, ops.Type.Name, runs, depth)
+	name = fmt.Sprintf("%s, %s, %d×%d×%d×14, depth %d", name, ops.Type.Name, A, runs, Cn, depth)
 	const einsum = "abk,kcd->dacb"
-	A, Cn, D := 131, 20, 14 // C of 2.9 MB at float32
+	const D = 14
 	rng := rand.New(rand.NewPCG(7, uint64(runs)))
 	a := randomReals[T](rng, A*runs*depth)
 	bm := randomReals[T](rng, depth*Cn*D)
