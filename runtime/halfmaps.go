@@ -17,32 +17,30 @@ import (
 // halves of AVX2's vectors of 8, which AVX2's half-map kernel
 // (kernels.MapsFunc) writes with plain 128-bit stores, in BLIS's order.
 // On a core whose 512-bit FMAs run at its 256-bit rate (Zen 4 runs each
-// as two halves), AVX2's rows lose nothing in FMA throughput. There, on
-// one thread, with C far beyond the cache, AVX2's row ran three float32
-// ccsd_t cases whose tiles are grouped and whose N starts with a short
-// dim (20 columns) 3–18% faster against the same GEMM than AVX-512's
-// (abcdef-dfgb-geac 0.81 → 0.88, abcdef-geab-dfgc 0.78 → 0.85,
+// as two halves), AVX2's rows lose nothing in FMA throughput. There, with
+// C far beyond the cache, AVX2's row ran the three float32 ccsd_t cases
+// whose tiles are grouped and whose N starts with a short dim (20
+// columns) faster than AVX-512's, against the same GEMM: on one thread
+// 3–18% (abcdef-dfgb-geac 0.81 → 0.88, abcdef-geab-dfgc 0.78 → 0.85,
 // abcdef-gebc-dfga 0.80 → 0.84; medians of three and four rounds in
-// turns, three sets). On
-// two threads, where both cores' writes share the memory, it ran level
-// to 9% slower (medians of 3 to 4 rounds, noisy), so a team keeps its
-// row. At float64 (runs of 16, whole AVX-512 vectors) AVX-512's row ran
-// 3–20% faster, and on the other float32 TCCG cases 1–47% (among them
-// runs of 84 and 376, which its row maps write as ungrouped tiles,
-// 1–11%), so only calls whose grouped tiles split AVX-512's vectors
-// change rows. Where 512-bit FMAs are
-// twice as fast as 256-bit ones, the AVX-512 row stays.
+// turns, three sets), on two threads −5% to +8% (two sets of four
+// rounds, one in each order: 1–5% on average). At float64 (runs of 16,
+// whole AVX-512 vectors) AVX-512's row ran 3–20% faster, and on the
+// other float32 TCCG cases 1–47% (among them runs of 84 and 376, which
+// its row maps write as ungrouped tiles, 1–11%), so only calls whose
+// grouped tiles split AVX-512's vectors change rows. Where 512-bit FMAs
+// are twice as fast as 256-bit ones, the AVX-512 row stays.
 
-// halfMapsRow returns the AVX2 row that a real call of one member on the
-// AVX-512 path runs instead of its own (choose), or nil: where the
-// row-map kernel would write grouped tiles (M's runs shorter than two
-// tiles, at a short depth: grouped.go) whose vectors straddle runs, N's
+// halfMapsRow returns the AVX2 row that a real call on the AVX-512 path
+// runs instead of its own (choose), or nil: where the row-map kernel
+// would write grouped tiles (M's runs shorter than two tiles, at a short
+// depth: grouped.go) whose vectors straddle runs, N's
 // first dim is shorter than a group's columns, AVX2's half maps fit the
 // runs, C is beyond the cache and this core runs AVX2's FMAs at the
 // AVX-512 rate (wideAtNarrowRate).
 func (c *call) halfMapsRow() *kernels.Kernel {
 	p := c.plan
-	if c.members > 1 || c.direct || !c.rowMaps || c.runsFn == nil || c.cf != 1 || c.kern.ISA != spec.AVX512 || p.M.Cross != 0 {
+	if c.direct || !c.rowMaps || c.runsFn == nil || c.cf != 1 || c.kern.ISA != spec.AVX512 || p.M.Cross != 0 {
 		return nil
 	}
 	lanes := vecLanes(c.kern, c.rsize)

@@ -14,13 +14,13 @@ import (
 // TestHalfMapsRow: on the AVX-512 path, a float32 product shaped like
 // TCCG's ccsd_t (C's rows in runs of 20, which split AVX-512's vectors and
 // are whole halves of AVX2's) with C beyond the cache, at depth 24, runs
-// AVX2's row and its half maps on one thread, where the core runs AVX2's
-// FMAs at the AVX-512 rate. It keeps its own row on a team of two, where
+// AVX2's row and its half maps, alone and on a team of two, where the core
+// runs AVX2's FMAs at the AVX-512 rate. It keeps its own row where
 // 512-bit FMAs are faster, where C fits the cache, at a depth whose tiles
 // are not grouped (grouped.go), where N's first dim (c) is longer than a
-// group's columns, and at float64 (runs of 16, whole vectors). The answer is the
-// reference's either way, on 1 and 2 threads. On other paths no call
-// changes rows.
+// group's columns, and at float64 (runs of 16, whole vectors). The answer
+// is the reference's either way, on 1 and 2 threads. On other paths no
+// call changes rows.
 func TestHalfMapsRow(t *testing.T) {
 	rate, cache := wideAtNarrowRate, cacheBytes
 	defer func() { wideAtNarrowRate, cacheBytes = rate, cache }()
@@ -80,7 +80,6 @@ func checkHalfMaps[T real](t *testing.T, name string, A, runs, Cn, depth int, wa
 		if threads > 1 && c.members < 2 {
 			t.Fatalf("%s: %d members on a pool of %d; the test wants a team", name, c.members, threads)
 		}
-		want := want && threads == 1
 		if got := c.kern.ISA == spec.AVX2 && own.ISA != spec.AVX2; got != want || got && (c.mapsFn == nil || c.runsFn != nil) {
 			t.Errorf("%s, %d threads: ran %s (half maps %v, row maps %v), want AVX2's row with half maps %v",
 				name, threads, c.kern.Name, c.mapsFn != nil, c.runsFn != nil, want)
