@@ -23,8 +23,9 @@ import (
 // columns) faster than AVX-512's, against the same GEMM: on one thread
 // 3–18% (abcdef-dfgb-geac 0.81 → 0.88, abcdef-geab-dfgc 0.78 → 0.85,
 // abcdef-gebc-dfga 0.80 → 0.84; medians of three and four rounds in
-// turns, three sets), on two threads −5% to +8% (two sets of four
-// rounds, one in each order: 1–5% on average). At float64 (runs of 16,
+// turns, four sets), on two threads −5% to +8% (two sets of four
+// rounds, one in each order: the last two 3–5% on average, the first
+// level). At float64 (runs of 16,
 // whole AVX-512 vectors) AVX-512's row ran 3–20% faster, and on the
 // other float32 TCCG cases 1–47% (among them runs of 84 and 376, which
 // its row maps write as ungrouped tiles, 1–11%), so only calls whose
@@ -34,10 +35,10 @@ import (
 // halfMapsRow returns the AVX2 row that a real call on the AVX-512 path
 // runs instead of its own (choose), or nil: where the row-map kernel
 // would write grouped tiles (M's runs shorter than two tiles, at a short
-// depth: grouped.go) whose vectors straddle runs, N's
-// first dim is shorter than a group's columns, AVX2's half maps fit the
-// runs, C is beyond the cache and this core runs AVX2's FMAs at the
-// AVX-512 rate (wideAtNarrowRate).
+// depth: grouped.go) whose vectors straddle runs, N's first dim is
+// shorter than a group's columns, AVX2's half maps fit the runs, C is
+// beyond the cache and this core runs AVX2's FMAs at the AVX-512 rate
+// (wideAtNarrowRate).
 func (c *call) halfMapsRow() *kernels.Kernel {
 	p := c.plan
 	if c.direct || !c.rowMaps || c.runsFn == nil || c.cf != 1 || c.kern.ISA != spec.AVX512 || p.M.Cross != 0 {
