@@ -40,13 +40,7 @@ func checkGrouped[T real](t *testing.T, tol float64) {
 		if ops.Type.Size == 8 {
 			B = 16 // runs of 20 take tiles of 24 rows, one a run
 		}
-		a := randomReals[T](rng, A*B*depth)
-		bm := randomReals[T](rng, depth*Cn*D)
-		views := [3]View{
-			{Len: len(a), Shape: []int{A, B, depth}},
-			{Len: len(bm), Shape: []int{depth, Cn, D}},
-			{Len: D * A * Cn * B, Shape: []int{D, A, Cn, B}},
-		}
+		a, bm, views := dacbOperands[T](rng, [4]int{A, B, Cn, D}, depth)
 		var mu sync.Mutex
 		var groups, short, most int
 		testGroup = func(slivers int) {
@@ -81,6 +75,20 @@ func checkGrouped[T real](t *testing.T, tol float64) {
 		}
 		testGroup = nil
 	}
+}
+
+// dacbOperands draws A and B of "abk,kcd->dacb" at extents ext (a, b,
+// c, d) and depth, and returns them with the dense views of A, B and C.
+func dacbOperands[T real](rng *rand.Rand, ext [4]int, depth int) (a, bm []T, views [3]View) {
+	A, B, Cn, D := ext[0], ext[1], ext[2], ext[3]
+	a = randomReals[T](rng, A*B*depth)
+	bm = randomReals[T](rng, depth*Cn*D)
+	views = [3]View{
+		{Len: len(a), Shape: []int{A, B, depth}},
+		{Len: len(bm), Shape: []int{depth, Cn, D}},
+		{Len: D * A * Cn * B, Shape: []int{D, A, Cn, B}},
+	}
+	return a, bm, views
 }
 
 // checkDacb checks C = alpha·A·B + beta·C0 for "abk,kcd->dacb" on dense

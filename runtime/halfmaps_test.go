@@ -57,13 +57,7 @@ func checkHalfMaps[T real](t *testing.T, name string, A, runs, Cn, depth int, wa
 	const einsum = "abk,kcd->dacb"
 	const D = 14
 	rng := rand.New(rand.NewPCG(7, uint64(runs)))
-	a := randomReals[T](rng, A*runs*depth)
-	bm := randomReals[T](rng, depth*Cn*D)
-	views := [3]View{
-		{Len: len(a), Shape: []int{A, runs, depth}},
-		{Len: len(bm), Shape: []int{depth, Cn, D}},
-		{Len: D * A * Cn * runs, Shape: []int{D, A, Cn, runs}},
-	}
+	a, bm, views := dacbOperands[T](rng, [4]int{A, runs, Cn, D}, depth)
 	sp, err := ParseSpec(einsum)
 	if err != nil {
 		t.Fatal(err)
