@@ -170,14 +170,12 @@ func (c *call) bind(plan *Plan, t *typed.Ops, ops *[3]Operand, alpha, beta unsaf
 		copy(c.one[:t.RealSize], realOne(t.RealSize))
 		copy(c.kone[:t.RealSize], realOne(t.RealSize))
 	}
-	c.kern, c.fn = c.mainKern, c.mainFn
-	c.tilesFn = c.kern.Tiles
+	c.setKernel(c.mainKern, c.mainFn)
 	c.tsize, c.rsize = t.Type.Size, t.RealSize
 	c.cf = 1
 	if t.Type.Complex {
 		c.cf = 2
 	}
-	c.mrR, c.nrR = c.kern.MR, c.kern.NR
 
 	for o := 0; o < 3; o++ {
 		src := o
@@ -310,10 +308,16 @@ var testChoose func()
 func (c *call) choose() {
 	c.chooseOn()
 	if k := c.halfMapsRow(); k != nil {
-		c.kern, c.fn, c.tilesFn = k, funcOf(k), k.Tiles
-		c.mrR, c.nrR = k.MR, k.NR
+		c.setKernel(k, funcOf(k))
 		c.chooseOn()
 	}
+}
+
+// setKernel makes k (fn its function on the path) the call's kernel row:
+// its tile and column kernel with it.
+func (c *call) setKernel(k *kernels.Kernel, fn kernels.Func) {
+	c.kern, c.fn, c.tilesFn = k, fn, k.Tiles
+	c.mrR, c.nrR = k.MR, k.NR
 }
 
 // chooseOn is choose for the call's kernel row (c.kern): shortTile and
@@ -342,8 +346,7 @@ func (c *call) chooseOn() {
 		k = shortTile(&p.M, c.kern, c.cf, mCost)
 	}
 	if k != c.kern {
-		c.kern, c.fn, c.tilesFn = k, funcOf(k), k.Tiles
-		c.mrR, c.nrR = k.MR, k.NR
+		c.setKernel(k, funcOf(k))
 		mr, nr = k.MR/c.cf, k.NR
 		kb = blocksFor(k)
 	}
