@@ -51,6 +51,11 @@ func emitAPI(f *jen.File, es []elem) {
 		jen.Id("WriteBack").Func().Params(writeBackParams()...),
 		jen.Comment("Scale sets C(i, j) = beta·C(i, j); beta == 0 writes zeros without reading."),
 		jen.Id("Scale").Func().Params(scaleParams()...),
+		jen.Comment("Dots sets C(i) = alpha·Σ_p A(i, p)·B(i, p) + beta·C(i) for i < n, p < k:"),
+		jen.Comment("A(i, p) at a[i·sa+p·ka], B(i, p) at b[i·sb+p·kb], C(i) at c[i·sc]. It"),
+		jen.Comment("runs the products whose C is one element each (every label of C a"),
+		jen.Comment("batch label); beta == 0 never reads C."),
+		jen.Id("Dots").Func().Params(dotsParams()...),
 		jen.Comment("Req sizes the workspace of one call in bytes."),
 		jen.Id("Req").Func().Params(reqParams()...).Qual(workspacePath, "Req"),
 	)

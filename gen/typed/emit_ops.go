@@ -34,6 +34,7 @@ func emitOps(f *jen.File, e elem) {
 		id("PackB"):     id(packB),
 		id("WriteBack"): id(e.suffixed("writeBack")),
 		id("Scale"):     id(e.suffixed("scale")),
+		id("Dots"):      id(e.suffixed("dots")),
 		id("Req"):       id(e.suffixed("req")),
 	})
 

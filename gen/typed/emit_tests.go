@@ -26,7 +26,7 @@ func emitTest(f *jen.File, es []elem) {
 				id("o").Dot("Type").Dot("Size"), id("o").Dot("RealSize"), jen.Qual(unsafePath, "Sizeof").Call(id("x"))),
 		),
 		jen.If(id("o").Dot("PackA").Op("==").Nil().Op("||").Id("o").Dot("PackB").Op("==").Nil().Op("||").
-			Id("o").Dot("WriteBack").Op("==").Nil().Op("||").Id("o").Dot("Scale").Op("==").Nil().Op("||").Id("o").Dot("Req").Op("==").Nil()).Block(
+			Id("o").Dot("WriteBack").Op("==").Nil().Op("||").Id("o").Dot("Scale").Op("==").Nil().Op("||").Id("o").Dot("Dots").Op("==").Nil().Op("||").Id("o").Dot("Req").Op("==").Nil()).Block(
 			id("t").Dot("Fatalf").Call(jen.Lit("%s: missing routine"), id("name")),
 		),
 		jen.If(id("n").Op(":=").Qual("testing", "AllocsPerRun").Call(lit(100), jen.Func().Params().Block(

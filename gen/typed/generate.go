@@ -34,6 +34,7 @@ func Generate(types []spec.Type) (map[string][]byte, error) {
 	for _, e := range es {
 		emitPack(newFile(e.file()+"_pack.go"), e)
 		emitWrite(newFile(e.file()+"_write.go"), e)
+		emitDots(newFile(e.file()+"_dots.go"), e)
 		emitOps(newFile(e.file()+"_ops.go"), e)
 	}
 	emitTest(newFile("typed_test.go"), es)

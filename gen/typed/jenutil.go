@@ -93,6 +93,17 @@ func scaleParams() []jen.Code {
 	}
 }
 
+func dotsParams() []jen.Code {
+	return []jen.Code{
+		jen.List(jen.Id("c"), jen.Id("a"), jen.Id("b")).Op("*").Byte(),
+		jen.Id("n").Int(),
+		jen.List(jen.Id("sc"), jen.Id("sa"), jen.Id("sb")).Int64(),
+		jen.Id("k").Int(),
+		jen.List(jen.Id("ka"), jen.Id("kb")).Int64(),
+		jen.List(jen.Id("alpha"), jen.Id("beta")).Op("*").Byte(),
+	}
+}
+
 func reqParams() []jen.Code {
 	return []jen.Code{
 		jen.Id("b").Id("Blocking"),

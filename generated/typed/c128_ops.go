@@ -10,6 +10,7 @@ import (
 
 // opsC128 are the routines of complex128.
 var opsC128 = Ops{
+	Dots:     dotsC128,
 	PackA:    packAC128,
 	PackB:    packBC128,
 	RealSize: 8,

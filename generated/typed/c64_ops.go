@@ -10,6 +10,7 @@ import (
 
 // opsC64 are the routines of complex64.
 var opsC64 = Ops{
+	Dots:     dotsC64,
 	PackA:    packAC64,
 	PackB:    packBC64,
 	RealSize: 4,

@@ -10,6 +10,7 @@ import (
 
 // opsF32 are the routines of float32.
 var opsF32 = Ops{
+	Dots:     dotsF32,
 	PackA:    packF32,
 	PackB:    packF32,
 	RealSize: 4,

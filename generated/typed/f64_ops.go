@@ -10,6 +10,7 @@ import (
 
 // opsF64 are the routines of float64.
 var opsF64 = Ops{
+	Dots:     dotsF64,
 	PackA:    packF64,
 	PackB:    packF64,
 	RealSize: 8,

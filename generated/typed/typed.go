@@ -46,6 +46,11 @@ type Ops struct {
 	WriteBack func(c *byte, rowOff []int64, rowStride int64, colOff []int64, colStride int64, m, n int, tile *byte, ldt int, alpha, beta *byte)
 	// Scale sets C(i, j) = beta·C(i, j); beta == 0 writes zeros without reading.
 	Scale func(c *byte, rowOff []int64, rowStride int64, colOff []int64, colStride int64, m, n int, beta *byte)
+	// Dots sets C(i) = alpha·Σ_p A(i, p)·B(i, p) + beta·C(i) for i < n, p < k:
+	// A(i, p) at a[i·sa+p·ka], B(i, p) at b[i·sb+p·kb], C(i) at c[i·sc]. It
+	// runs the products whose C is one element each (every label of C a
+	// batch label); beta == 0 never reads C.
+	Dots func(c, a, b *byte, n int, sc, sa, sb int64, k int, ka, kb int64, alpha, beta *byte)
 	// Req sizes the workspace of one call in bytes.
 	Req func(b Blocking, pm, pn, workerScatter, teamScatter int) workspace.Req
 }

@@ -26,7 +26,7 @@ func checkOps[T Scalar](t *testing.T, name string) {
 	if o.Type.Size != int(unsafe.Sizeof(x)) || o.RealSize*parts != o.Type.Size {
 		t.Fatalf("%s: size %d, real size %d, Go size %d", name, o.Type.Size, o.RealSize, unsafe.Sizeof(x))
 	}
-	if o.PackA == nil || o.PackB == nil || o.WriteBack == nil || o.Scale == nil || o.Req == nil {
+	if o.PackA == nil || o.PackB == nil || o.WriteBack == nil || o.Scale == nil || o.Dots == nil || o.Req == nil {
 		t.Fatalf("%s: missing routine", name)
 	}
 	if n := testing.AllocsPerRun(100, func() {
