@@ -134,6 +134,35 @@ func BenchmarkCallOverhead(b *testing.B) {
 	})
 }
 
+// BenchmarkDots: contractions whose every label of C is a batch label (the
+// typed Dots routine): a Hadamard product, batched dots and a dot, 1 and 2
+// threads. They are bound by memory: GB/s counts A, B and C once each.
+func BenchmarkDots(b *testing.B) {
+	cases := []struct {
+		name, spec string
+		shapes     [3][]int
+		elems      float64 // elements of A, B and C
+		flops      float64
+	}{
+		{"hadamard", "ij,ij->ij", [3][]int{{2048, 2048}, {2048, 2048}, {2048, 2048}}, 3 << 22, 2 << 22},
+		{"batched", "bi,bi->b", [3][]int{{4096, 512}, {4096, 512}, {4096}}, 2<<21 + 4096, 2 << 21},
+		{"dot", "i,i->", [3][]int{{1 << 22}, {1 << 22}, {}}, 2<<22 + 1, 2 << 22},
+	}
+	for _, threads := range []int{1, 2} {
+		for _, cs := range cases {
+			name := fmt.Sprintf("%s/t%d", cs.name, threads)
+			b.Run("float32/"+name, func(b *testing.B) { benchDots[float32](b, cs.spec, cs.shapes, threads, cs.flops, cs.elems) })
+			b.Run("float64/"+name, func(b *testing.B) { benchDots[float64](b, cs.spec, cs.shapes, threads, cs.flops, cs.elems) })
+			b.Run("complex64/"+name, func(b *testing.B) { benchDots[complex64](b, cs.spec, cs.shapes, threads, cs.flops, cs.elems) })
+		}
+	}
+}
+
+func benchDots[T tc.Scalar](b *testing.B, spec string, shapes [3][]int, threads int, flops, elems float64) {
+	benchSpec[T](b, spec, shapes, threads, flops)
+	b.ReportMetric(elems*float64(typed.OpsOf[T]().Type.Size)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
+}
+
 func benchContract[T tc.Scalar](b *testing.B, cs tccg.Case, threads int) {
 	ext := cs.Extents(typed.OpsOf[T]().RealSize)
 	sa, sb, sc := cs.Shapes(ext)

@@ -202,6 +202,14 @@ func testContractLarge[T tc.Scalar](t *testing.T) {
 		{a: "dfg", b: "ge", c: "def", ext: map[byte]int{'d': 11, 'e': 10, 'f': 9, 'g': 30}},
 		// Row-major GEMM shape with merged dims.
 		{a: "abcd", b: "cdef", c: "abef", ext: map[byte]int{'a': 9, 'b': 13, 'c': 11, 'd': 29, 'e': 7, 'f': 17}},
+		// Every label of C a batch label (the typed Dots routine): a
+		// Hadamard product of permuted operands, large enough for a team
+		// of 2; batched dots over a label summed out of A (B's depth step
+		// 0), in two batch dims, for a team of 3. Members' shares start
+		// inside a run of C's fastest dim. One long dot.
+		{a: "ijk", b: "kij", c: "jik", ext: map[byte]int{'i': 89, 'j': 113, 'k': 101}},
+		{a: "cbx", b: "bc", c: "bc", ext: map[byte]int{'b': 61, 'c': 50, 'x': 500}},
+		{a: "k", b: "k", c: "", ext: map[byte]int{'k': 100003}},
 	}
 	// Teams of the default pool's size and of 3, whatever the machine.
 	p := tc.NewPool(3)
@@ -252,6 +260,8 @@ func TestContractNoAllocs(t *testing.T) {
 		// Dense, K interleaved across both inputs' unit dims: depth runs
 		// packed across by PackX, the rest gathered.
 		{a: "acd", b: "dbc", c: "ab", ext: map[byte]int{'a': 21, 'b': 45, 'c': 40, 'd': 48}, dense: true},
+		// Every label of C a batch label (Dots), on a team on the pool.
+		{a: "ijx", b: "ji", c: "ij", ext: map[byte]int{'i': 700, 'j': 900, 'x': 2}},
 	}
 	for _, k := range cases {
 		rnd := func() float64 { return randValue[float64](rng) }

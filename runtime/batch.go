@@ -62,3 +62,20 @@ func (b *batchCursor) next() {
 		b.off[opC] -= e * g.S[opC][d]
 	}
 }
+
+// nextRun moves the cursor from any element of a run of dim 0 to the first
+// element of the next run: to the run's last element, then on as next
+// moves. It walks a group of at least one dim.
+func (b *batchCursor) nextRun() {
+	g := b.g
+	last := g.Ext[0] - 1
+	if len(g.Ext) > maxBatchCursorRank {
+		b.coord[0] += last - b.coord[0]%g.Ext[0]
+	} else {
+		for o := 0; o < 3; o++ {
+			b.off[o] += (last - b.coord[0]) * g.S[o][0]
+		}
+		b.coord[0] = last
+	}
+	b.next()
+}

@@ -112,6 +112,7 @@ type choice struct {
 	// whole panel (one MC block: no two units read one sliver).
 	ownSlivers bool
 	direct     bool // the direct path: nothing packed
+	dots       bool // products of one element of C each (dots.go)
 	tall       bool // on it, a tall product row tile by row tile (directTall)
 	// tallAhead: how many runs ahead a tall product's members fetch A
 	// (tallahead.go); 0 for none.

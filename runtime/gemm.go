@@ -87,6 +87,10 @@ type memberState struct {
 
 // member runs team member r's share of the call.
 func (c *call) member(r int, bufs workspace.WorkerBufs) {
+	if c.dots {
+		c.dotsOf(r, c.members)
+		return
+	}
 	p := c.plan
 	ms := memberState{id: r, bufs: bufs}
 	if !c.direct {

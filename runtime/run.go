@@ -61,10 +61,14 @@ func (c *call) run(spec string, t *typed.Ops, ops *[3]Operand, alpha, beta unsaf
 	}
 	c.bind(plan, t, ops, alpha, beta)
 	c.chooseTeam()
-	if c.direct {
+	if c.direct || c.dots {
 		if c.members == 1 {
 			// Nothing to pack and nobody to hand work to: no workspace.
-			c.directSolo()
+			if c.dots {
+				c.dotsOf(0, 1)
+			} else {
+				c.directSolo()
+			}
 			return nil
 		}
 		c.req = workspace.Req{}
@@ -291,8 +295,8 @@ func (c *call) chooseTeam() {
 		c.chosenFor = choiceKey{plan: p, ops: c.ops, main: c.mainKern, members: c.members, batchPar: c.batchPar, testBlocks: tb}
 	}
 	// What depends on the scalars or on the call in flight.
-	c.bInPlace = !c.direct && c.readsBInPlace()
-	if !c.direct && c.members > 1 && !c.batchPar && p.K.Size > 0 {
+	c.bInPlace = !c.direct && !c.dots && c.readsBInPlace()
+	if !c.direct && !c.dots && c.members > 1 && !c.batchPar && p.K.Size > 0 {
 		rounds := p.Batch.Size * ceilDiv(p.N.Size, c.blk.NC) * ceilDiv(p.K.Size, c.blk.KC)
 		c.sync.prepare(c.members, rounds, c.units)
 	}
@@ -327,6 +331,10 @@ func (c *call) chooseOn() {
 	mr, nr := c.kern.MR/c.cf, c.kern.NR
 	c.rowMaps, c.runsFn, c.mapsFn, c.groupSl = false, nil, nil, 0
 	c.units, c.unitCols, c.unitAlign, c.ownSlivers = 0, 0, 0, false
+	c.direct, c.dots = false, c.dotsFit()
+	if c.dots {
+		return
+	}
 	c.direct = c.directFits()
 	if c.direct {
 		return
