@@ -3,6 +3,7 @@ package tcontract_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"testing"
 
@@ -156,6 +157,46 @@ func BenchmarkDots(b *testing.B) {
 			b.Run("complex64/"+name, func(b *testing.B) { benchDots[complex64](b, cs.spec, cs.shapes, threads, cs.flops, cs.elems) })
 		}
 	}
+}
+
+// BenchmarkSummedOut: contractions with a label summed out of one input,
+// which the plan sums first (runtime/reduce.go). GFLOP/s counts a
+// multiply-add per term of the sum as written (2·the product of every
+// extent), what summing on the fly computes.
+func BenchmarkSummedOut(b *testing.B) {
+	cases := []struct {
+		name, spec string
+		shapes     [3][]int
+	}{
+		{"rowsums", "ij,jk->i", [3][]int{{1000, 1000}, {1000, 1000}, {1000}}},
+		{"outofA", "ijx,jk->ik", [3][]int{{256, 256, 8}, {256, 256}, {256, 256}}},
+		{"outofB", "ij,jkx->ik", [3][]int{{256, 256}, {256, 256, 8}, {256, 256}}},
+	}
+	for _, threads := range []int{1, 2} {
+		for _, cs := range cases {
+			flops := 2 * terms(cs.spec, cs.shapes)
+			name := fmt.Sprintf("%s/t%d", cs.name, threads)
+			b.Run("float32/"+name, func(b *testing.B) { benchSpec[float32](b, cs.spec, cs.shapes, threads, flops) })
+			b.Run("float64/"+name, func(b *testing.B) { benchSpec[float64](b, cs.spec, cs.shapes, threads, flops) })
+		}
+	}
+}
+
+// terms is the number of terms of the sum spec writes: the product of the
+// extents of its labels, each once.
+func terms(spec string, shapes [3][]int) float64 {
+	ext := map[rune]int{}
+	labels := strings.FieldsFunc(spec, func(r rune) bool { return r == ',' || r == '-' || r == '>' })
+	for o, l := range labels[:2] {
+		for d, r := range l {
+			ext[r] = shapes[o][d]
+		}
+	}
+	n := 1.0
+	for _, e := range ext {
+		n *= float64(e)
+	}
+	return n
 }
 
 func benchDots[T tc.Scalar](b *testing.B, spec string, shapes [3][]int, threads int, flops, elems float64) {

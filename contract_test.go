@@ -210,6 +210,16 @@ func testContractLarge[T tc.Scalar](t *testing.T) {
 		{a: "ijk", b: "kij", c: "jik", ext: map[byte]int{'i': 89, 'j': 113, 'k': 101}},
 		{a: "cbx", b: "bc", c: "bc", ext: map[byte]int{'b': 61, 'c': 50, 'x': 500}},
 		{a: "k", b: "k", c: "", ext: map[byte]int{'k': 100003}},
+		// Labels summed out of one input, large enough to be summed first
+		// (reduce.go): out of A; out of B, C permuted; out of both, A's
+		// with a diagonal of a kept label (the plan on the reduced A then
+		// reduces B); a summed label on A's diagonal; all of A summed to
+		// a scalar.
+		{a: "ijx", b: "jk", c: "ik", ext: map[byte]int{'i': 20, 'j': 30, 'x': 10, 'k': 20}},
+		{a: "mk", b: "kny", c: "nm", ext: map[byte]int{'m': 25, 'k': 17, 'n': 21, 'y': 12}},
+		{a: "xiij", b: "jky", c: "ik", ext: map[byte]int{'x': 4, 'i': 15, 'j': 20, 'k': 18, 'y': 20}},
+		{a: "ixxj", b: "jk", c: "ik", ext: map[byte]int{'i': 20, 'x': 12, 'j': 25, 'k': 20}},
+		{a: "x", b: "ij", c: "ij", ext: map[byte]int{'x': 50, 'i': 40, 'j': 60}},
 	}
 	// Teams of the default pool's size and of 3, whatever the machine.
 	p := tc.NewPool(3)
@@ -262,6 +272,8 @@ func TestContractNoAllocs(t *testing.T) {
 		{a: "acd", b: "dbc", c: "ab", ext: map[byte]int{'a': 21, 'b': 45, 'c': 40, 'd': 48}, dense: true},
 		// Every label of C a batch label (Dots), on a team on the pool.
 		{a: "ijx", b: "ji", c: "ij", ext: map[byte]int{'i': 700, 'j': 900, 'x': 2}},
+		// A label summed out of A first (reduce.go).
+		{a: "ijx", b: "jk", c: "ik", ext: map[byte]int{'i': 20, 'j': 30, 'x': 10, 'k': 20}},
 	}
 	for _, k := range cases {
 		rnd := func() float64 { return randValue[float64](rng) }

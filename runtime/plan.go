@@ -60,6 +60,9 @@ type Plan struct {
 	Swapped bool
 	// Empty means C has no elements: a call does nothing.
 	Empty bool
+	// reduce, when not nil, sums an input over its own labels first
+	// (reduce.go).
+	reduce *reduction
 	// lo and hi are the lowest and highest offsets (relative to the view's
 	// Offset) an operand reaches; has is false when it reaches none.
 	lo, hi [3]int
@@ -167,7 +170,8 @@ func NewPlan(sp Spec, a, b, c View, tile Tile) (*Plan, error) {
 			// In A and B (contracted), or in only one of them: a label
 			// summed out of one input is a contracted dim the other operand
 			// broadcasts (stride 0), so it is reduced on the fly by the
-			// same loops, with no buffer and no transposed copy.
+			// same loops, with no transposed copy; where that repeats
+			// enough work, the input is summed first (planReduce).
 			k = append(k, d)
 		}
 	}
@@ -259,6 +263,9 @@ func NewPlan(sp Spec, a, b, c View, tile Tile) (*Plan, error) {
 		p.K.interleave(kKey, kOther, tile.Size, interleaveDepth, true)
 	}
 
+	if err := p.planReduce(sp, [3]View{a, b, c}, tile); err != nil {
+		return nil, err
+	}
 	if p.swapPays(tile) {
 		p.Swapped = true
 		p.M, p.N = p.N, p.M

@@ -53,11 +53,19 @@ func (c *call) run(spec string, t *typed.Ops, ops *[3]Operand, alpha, beta unsaf
 		}
 		c.last = plan
 	}
+	return c.runPlan(plan, t, ops, alpha, beta)
+}
+
+// runPlan is run with its plan.
+func (c *call) runPlan(plan *Plan, t *typed.Ops, ops *[3]Operand, alpha, beta unsafe.Pointer) error {
 	if err := plan.checkCall(ops, t.Type.Size); err != nil {
 		return err
 	}
 	if plan.Empty {
 		return nil
+	}
+	if plan.reduce != nil {
+		return c.runReduced(plan.reduce, t, ops, alpha, beta)
 	}
 	c.bind(plan, t, ops, alpha, beta)
 	c.chooseTeam()
