@@ -36,23 +36,31 @@ func TestDotsChosen(t *testing.T) {
 		{"bi,b->bi", [3][]int{{64, 64}, {64}, {64, 64}}, false, 1},
 		{"ij,jk->ik", [3][]int{{8, 8}, {8, 8}, {8, 8}}, false, 1},
 	} {
-		sp, err := ParseSpec(tc.spec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var views [3]View
-		for o, s := range tc.shapes {
-			views[o] = View{Len: max(1, volume(s)), Shape: s}
-		}
-		plan, err := NewPlan(sp, views[opA], views[opB], views[opC], tileOf(typed.OpsOf[float32]()))
-		if err != nil {
-			t.Fatal(err)
-		}
+		plan := densePlan(t, tc.spec, tc.shapes, tileOf(typed.OpsOf[float32]()))
 		c := choosePlan(pool, 2, "float32", plan)
 		if c.dots != tc.dots || c.members != tc.members {
 			t.Errorf("%s %v: dots %v on %d members, want %v on %d", tc.spec, tc.shapes, c.dots, c.members, tc.dots, tc.members)
 		}
 	}
+}
+
+// densePlan is the plan of spec over dense row-major operands of the
+// given shapes (A, B, C), for tile.
+func densePlan(t *testing.T, spec string, shapes [3][]int, tile Tile) *Plan {
+	t.Helper()
+	sp, err := ParseSpec(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var views [3]View
+	for o, s := range shapes {
+		views[o] = View{Len: max(1, volume(s)), Shape: s}
+	}
+	plan, err := NewPlan(sp, views[opA], views[opB], views[opC], tile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return plan
 }
 
 func volume(shape []int) int {

@@ -39,19 +39,7 @@ func TestReducePlanned(t *testing.T) {
 		// An empty C: nothing to do at all.
 		{"ijx,jk->ik", [3][]int{{0, 30, 10}, {30, 20}, {0, 20}}, -1, nil, -1},
 	} {
-		sp, err := ParseSpec(tc.spec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var views [3]View
-		for o, s := range tc.shapes {
-			views[o] = View{Len: max(1, volume(s)), Shape: s}
-		}
-		plan, err := NewPlan(sp, views[opA], views[opB], views[opC], tile)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := plan.reduce
+		r := densePlan(t, tc.spec, tc.shapes, tile).reduce
 		switch {
 		case tc.op < 0 && r != nil:
 			t.Errorf("%s %v: reduces input %d first, want none", tc.spec, tc.shapes, r.op)
