@@ -220,6 +220,8 @@ func testContractLarge[T tc.Scalar](t *testing.T) {
 		{a: "xiij", b: "jky", c: "ik", ext: map[byte]int{'x': 4, 'i': 15, 'j': 20, 'k': 18, 'y': 20}},
 		{a: "ixxj", b: "jk", c: "ik", ext: map[byte]int{'i': 20, 'x': 12, 'j': 25, 'k': 20}},
 		{a: "x", b: "ij", c: "ij", ext: map[byte]int{'x': 50, 'i': 40, 'j': 60}},
+		// Two summed labels that do not merge: the sum runs the GEMM loops.
+		{a: "xjy", b: "jk", c: "jk", ext: map[byte]int{'x': 10, 'j': 30, 'y': 8, 'k': 40}},
 	}
 	// Teams of the default pool's size and of 3, whatever the machine.
 	p := tc.NewPool(3)

@@ -125,6 +125,9 @@ func (c *call) runReduced(r *reduction, t *typed.Ops, ops *[3]Operand, alpha, be
 	if err := c.runPlan(r.sum, t, &sum, one, unsafe.Pointer(&zeroScalar)); err != nil {
 		return err
 	}
+	// The record runs a second plan: it starts from what a call leaves
+	// (its panels among it: packed runs append theirs).
+	c.reset()
 	main := *ops
 	main[r.op] = reduced
 	return c.runPlan(r.main, t, &main, alpha, beta)

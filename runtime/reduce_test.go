@@ -1,8 +1,11 @@
 package runtime
 
 import (
+	"math/cmplx"
+	"math/rand/v2"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"github.com/tcontract/tcontract/generated/typed"
 )
@@ -58,6 +61,62 @@ func TestReducePlanned(t *testing.T) {
 			}
 			if next != tc.then {
 				t.Errorf("%s %v: the main plan reduces input %d, want %d", tc.spec, tc.shapes, next, tc.then)
+			}
+		}
+	}
+}
+
+// TestReduceRunsAfresh: a call with a reduction runs two plans on one call
+// record, and the second starts from a record as a call leaves it. Both
+// runs here take the packed path (complex64: no direct kernels; the sum
+// over x and y, which do not merge, is no Dots product), each with its own
+// panel lease: the main run must hold only its own panel, not also the
+// sum's, released by then. C is A summed over x and y, times B.
+func TestReduceRunsAfresh(t *testing.T) {
+	const X, J, Y, K = 10, 30, 8, 40
+	rng := rand.New(rand.NewPCG(5, 5))
+	a, b, c := make([]complex64, X*J*Y), make([]complex64, J*K), make([]complex64, J*K)
+	for i := range a {
+		a[i] = complex(float32(rng.Float64()-0.5), float32(rng.Float64()-0.5))
+	}
+	for i := range b {
+		b[i] = complex(float32(rng.Float64()-0.5), float32(rng.Float64()-0.5))
+	}
+	ops := [3]Operand{
+		{View: View{Len: len(a), Shape: []int{X, J, Y}}, Data: unsafe.Pointer(&a[0])},
+		{View: View{Len: len(b), Shape: []int{J, K}}, Data: unsafe.Pointer(&b[0])},
+		{View: View{Len: len(c), Shape: []int{J, K}}, Data: unsafe.Pointer(&c[0])},
+	}
+	pool := NewPool(1)
+	defer pool.Close()
+	rec, err := pool.enter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	alpha, beta := complex64(1), complex64(0)
+	err = rec.run("xjy,jk->jk", typed.OpsOf[complex64](), &ops, unsafe.Pointer(&alpha), unsafe.Pointer(&beta))
+	panels := len(rec.panels)
+	pool.leave(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan := rec.last; plan == nil || plan.reduce == nil || plan.reduce.op != opA {
+		t.Fatal("the call did not sum A first")
+	}
+	if panels != 1 {
+		t.Errorf("the main run held %d panels, want its own one", panels)
+	}
+	for j := 0; j < J; j++ {
+		var s complex128
+		for x := 0; x < X; x++ {
+			for y := 0; y < Y; y++ {
+				s += complex128(a[(x*J+j)*Y+y])
+			}
+		}
+		for k := 0; k < K; k++ {
+			want := s * complex128(b[j*K+k])
+			if cmplx.Abs(want-complex128(c[j*K+k])) > 1e-4 {
+				t.Fatalf("C[%d,%d] = %v, want %v", j, k, c[j*K+k], want)
 			}
 		}
 	}
