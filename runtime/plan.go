@@ -60,15 +60,15 @@ type Plan struct {
 	Swapped bool
 	// Empty means C has no elements: a call does nothing.
 	Empty bool
-	// reduce, when not nil, sums an input over its own labels first
-	// (reduce.go).
-	reduce *reduction
 	// lo and hi are the lowest and highest offsets (relative to the view's
 	// Offset) an operand reaches; has is false when it reaches none.
 	lo, hi [3]int
 	has    [3]bool
 
 	key planKey
+	// reduce, when not nil, sums an input over its own labels first
+	// (reduce.go).
+	reduce *reduction
 }
 
 // Flops is the number of real multiply-adds, times two, one call performs for

@@ -94,13 +94,17 @@ func TestReduceRunsAfresh(t *testing.T) {
 		t.Fatal(err)
 	}
 	alpha, beta := complex64(1), complex64(0)
-	err = rec.run("xjy,jk->jk", typed.OpsOf[complex64](), &ops, unsafe.Pointer(&alpha), unsafe.Pointer(&beta))
+	ty := typed.OpsOf[complex64]()
+	plan, err := rec.planFor("xjy,jk->jk", ty, &ops)
+	if err == nil {
+		err = rec.runPlan(plan, ty, &ops, unsafe.Pointer(&alpha), unsafe.Pointer(&beta))
+	}
 	panels := len(rec.panels)
 	pool.leave(rec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if plan := rec.last; plan == nil || plan.reduce == nil || plan.reduce.op != opA {
+	if plan.reduce == nil || plan.reduce.op != opA {
 		t.Fatal("the call did not sum A first")
 	}
 	if panels != 1 {

@@ -40,23 +40,28 @@ func (p *Pool) Run(spec string, t *typed.Ops, ops *[3]Operand, alpha, beta unsaf
 	// each return) rather than run through the runtime's defer records, a
 	// cost a small product would see.
 	defer p.leave(c)
-	return c.run(spec, t, ops, alpha, beta)
-}
-
-// run is Run on the call slot c.
-func (c *call) run(spec string, t *typed.Ops, ops *[3]Operand, alpha, beta unsafe.Pointer) error {
-	plan := c.last
-	if plan == nil || !plan.key.same(spec, t.Type.Name, ops) {
-		var err error
-		if plan, err = lookupPlan(spec, t, ops); err != nil {
-			return err
-		}
-		c.last = plan
+	plan, err := c.planFor(spec, t, ops)
+	if err != nil {
+		return err
 	}
 	return c.runPlan(plan, t, ops, alpha, beta)
 }
 
-// runPlan is run with its plan.
+// planFor is the plan of a call of spec on ops: the call slot's last one
+// when the call repeats it, without hashing.
+func (c *call) planFor(spec string, t *typed.Ops, ops *[3]Operand) (*Plan, error) {
+	if plan := c.last; plan != nil && plan.key.same(spec, t.Type.Name, ops) {
+		return plan, nil
+	}
+	plan, err := lookupPlan(spec, t, ops)
+	if err != nil {
+		return nil, err
+	}
+	c.last = plan
+	return plan, nil
+}
+
+// runPlan is Run on the call slot c, with the call's plan.
 func (c *call) runPlan(plan *Plan, t *typed.Ops, ops *[3]Operand, alpha, beta unsafe.Pointer) error {
 	if err := plan.checkCall(ops, t.Type.Size); err != nil {
 		return err
