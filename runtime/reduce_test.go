@@ -125,3 +125,25 @@ func TestReduceRunsAfresh(t *testing.T) {
 		}
 	}
 }
+
+// TestReduceKeptOverflow: the kept labels' extents, each group's within
+// bounds, may multiply past an int across groups (here to -1: A
+// broadcasts, so its memory does not bound them); the plan then sums on
+// the fly rather than fail.
+func TestReduceKeptOverflow(t *testing.T) {
+	const I, J = 1<<32 + 1, 1<<32 - 1
+	sp, err := ParseSpec("ijx,j->i")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := View{Len: 2, Shape: []int{I, J, 2}, Strides: []int{0, 0, 1}}
+	b := View{Len: 1, Shape: []int{J}, Strides: []int{0}}
+	c := View{Len: I, Shape: []int{I}}
+	plan, err := NewPlan(sp, a, b, c, tileOf(typed.OpsOf[float32]()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.reduce != nil {
+		t.Errorf("reduces input %d to %+v", plan.reduce.op, plan.reduce.view)
+	}
+}
