@@ -80,7 +80,7 @@ func (p *Plan) planReduce(sp Spec, views [3]View, tile Tile) error {
 				fits = fits && ok
 			}
 		}
-		if !fits || sumSize < 2 || keepSize == 0 || keepSize > reduceMaxBytes/tile.Size {
+		if !fits || sumSize < 2 || keepSize == 0 || keepSize > reduceMaxBytes/max(tile.Size, 1) {
 			continue
 		}
 		r := &reduction{op: o}
