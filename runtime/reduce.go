@@ -43,15 +43,6 @@ type reduction struct {
 	sum, main *Plan
 }
 
-// unit32 and unit64 are 1 of any element type of that real size: a real 1
-// followed by zeros (an imaginary part, if any); zeroScalar is 0 of any.
-var unit32, unit64, zeroScalar scalar
-
-func init() {
-	copy(unit32[:], one32)
-	copy(unit64[:], one64)
-}
-
 // planReduce sets the plan's reduction, if any: of A, else of B (the
 // plan on the reduced input then plans B's). sp, views and tile are
 // NewPlan's.
@@ -119,10 +110,7 @@ func (c *call) runReduced(r *reduction, t *typed.Ops, ops *[3]Operand, alpha, be
 	lease := c.pool.arena.TakeTeam(workspace.Req{}, 1, 1)
 	defer lease.Release()
 	buf := lease.Panel(r.view.Len * t.Type.Size)
-	one := unsafe.Pointer(&unit64)
-	if t.RealSize == 4 {
-		one = unsafe.Pointer(&unit32)
-	}
+	one := unsafe.Pointer(unitOf(t.RealSize))
 	reduced := Operand{View: r.view, Data: unsafe.Pointer(&buf[0])}
 	sum := [3]Operand{ops[r.op], {View: r.ones, Data: one}, reduced}
 	if err := c.runPlan(r.sum, t, &sum, one, unsafe.Pointer(&zeroScalar)); err != nil {

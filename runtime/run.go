@@ -252,17 +252,27 @@ func setScalar(dst *scalar, src unsafe.Pointer, n int) {
 	}
 }
 
-var one32, one64 = []byte{0, 0, 0x80, 0x3f}, []byte{0, 0, 0, 0, 0, 0, 0xf0, 0x3f}
+// unit32 and unit64 are 1 of any element type whose reals are 4 or 8
+// bytes: the IEEE encoding of a real 1 (little endian, as on every target
+// with assembly kernels; the pure-Go paths read it back with the same byte
+// order through unsafe), then zeros (an imaginary part, if any).
+// zeroScalar is 0 of any element type.
+var (
+	unit32     = scalar{0, 0, 0x80, 0x3f}
+	unit64     = scalar{0, 0, 0, 0, 0, 0, 0xf0, 0x3f}
+	zeroScalar scalar
+)
 
-// realOne is the IEEE encoding of 1 in a real of size bytes (little endian,
-// as on every target with assembly kernels; the pure-Go paths read it back
-// with the same byte order through unsafe).
-func realOne(size int) []byte {
+// unitOf is 1 of an element type whose reals are size bytes.
+func unitOf(size int) *scalar {
 	if size == 4 {
-		return one32
+		return &unit32
 	}
-	return one64
+	return &unit64
 }
+
+// realOne is the encoding of 1 in a real of size bytes.
+func realOne(size int) []byte { return unitOf(size)[:size] }
 
 func allZero(b []byte) bool {
 	for _, x := range b {
