@@ -159,6 +159,32 @@ func BenchmarkDots(b *testing.B) {
 	}
 }
 
+// BenchmarkMatVec: matrix-vector products of 2048², which the direct
+// kernels run reading A in place (runtime/matvec.go): A·x with A
+// row-major (its depth adjacent) and column-major (its rows adjacent),
+// x·A, and A times four columns; 1 and 2 threads. They are bound by
+// memory: GB/s counts A once.
+func BenchmarkMatVec(b *testing.B) {
+	const n = 2048
+	cases := []struct {
+		name, spec string
+		shapes     [3][]int
+	}{
+		{"rowmajor", "ij,j->i", [3][]int{{n, n}, {n}, {n}}},
+		{"colmajor", "ji,j->i", [3][]int{{n, n}, {n}, {n}}},
+		{"vecmat", "j,jk->k", [3][]int{{n}, {n, n}, {n}}},
+		{"fourcols", "ij,jk->ik", [3][]int{{n, n}, {n, 4}, {n, 4}}},
+	}
+	for _, threads := range []int{1, 2} {
+		for _, cs := range cases {
+			flops := 2 * terms(cs.spec, cs.shapes)
+			name := fmt.Sprintf("%s/t%d", cs.name, threads)
+			b.Run("float32/"+name, func(b *testing.B) { benchDots[float32](b, cs.spec, cs.shapes, threads, flops, n*n) })
+			b.Run("float64/"+name, func(b *testing.B) { benchDots[float64](b, cs.spec, cs.shapes, threads, flops, n*n) })
+		}
+	}
+}
+
 // BenchmarkSummedOut: contractions with a label summed out of one input,
 // which the plan sums first (runtime/reduce.go). GFLOP/s counts a
 // multiply-add per term of the sum as written (2·the product of every
@@ -199,6 +225,7 @@ func terms(spec string, shapes [3][]int) float64 {
 	return n
 }
 
+// benchDots is benchSpec reporting also GB/s over elems elements.
 func benchDots[T tc.Scalar](b *testing.B, spec string, shapes [3][]int, threads int, flops, elems float64) {
 	benchSpec[T](b, spec, shapes, threads, flops)
 	b.ReportMetric(elems*float64(typed.OpsOf[T]().Type.Size)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")

@@ -222,6 +222,12 @@ func testContractLarge[T tc.Scalar](t *testing.T) {
 		{a: "x", b: "ij", c: "ij", ext: map[byte]int{'x': 50, 'i': 40, 'j': 60}},
 		// Two summed labels that do not merge: the sum runs the GEMM loops.
 		{a: "xjy", b: "jk", c: "jk", ext: map[byte]int{'x': 10, 'j': 30, 'y': 8, 'k': 40}},
+		// Matrix-vector products (runtime/matvec.go): A·x, x·A, and A
+		// times three columns, long enough in depth for several of the
+		// direct kernel's steps.
+		{a: "ji", b: "j", c: "i", ext: map[byte]int{'i': 333, 'j': 1100}},
+		{a: "j", b: "jk", c: "k", ext: map[byte]int{'j': 700, 'k': 500}},
+		{a: "ij", b: "jk", c: "ik", ext: map[byte]int{'i': 150, 'j': 2500, 'k': 3}},
 	}
 	// Teams of the default pool's size and of 3, whatever the machine.
 	p := tc.NewPool(3)
@@ -276,6 +282,10 @@ func TestContractNoAllocs(t *testing.T) {
 		{a: "ijx", b: "ji", c: "ij", ext: map[byte]int{'i': 700, 'j': 900, 'x': 2}},
 		// A label summed out of A first (reduce.go).
 		{a: "ijx", b: "jk", c: "ik", ext: map[byte]int{'i': 20, 'j': 30, 'x': 10, 'k': 20}},
+		// Matrix-vector products on a team (runtime/matvec.go), A's rows
+		// adjacent and A's depth adjacent.
+		{a: "ji", b: "j", c: "i", ext: map[byte]int{'i': 700, 'j': 900}, dense: true},
+		{a: "ij", b: "j", c: "i", ext: map[byte]int{'i': 700, 'j': 900}, dense: true},
 	}
 	for _, k := range cases {
 		rnd := func() float64 { return randValue[float64](rng) }

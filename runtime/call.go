@@ -111,9 +111,10 @@ type choice struct {
 	// ownSlivers: each unit packs its own B slivers, not the team the
 	// whole panel (one MC block: no two units read one sliver).
 	ownSlivers bool
-	direct     bool // the direct path: nothing packed
-	dots       bool // products of one element of C each (dots.go)
-	tall       bool // on it, a tall product row tile by row tile (directTall)
+	direct     bool       // the direct path: nothing packed
+	form       directForm // on it, how the kernel takes the product (matvec.go)
+	dots       bool       // products of one element of C each (dots.go)
+	tall       bool       // on it, a tall product row tile by row tile (directTall)
 	// tallAhead: how many runs ahead a tall product's members fetch A
 	// (tallahead.go); 0 for none.
 	tallAhead int

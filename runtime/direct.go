@@ -34,8 +34,12 @@ const directKC = 512
 func (c *call) directFits() bool {
 	p := c.plan
 	c.tall = false
+	c.form = formTiles
 	if c.cf != 1 || c.kern.Direct == nil || p.K.Size == 0 {
 		return false
+	}
+	if c.form = c.matVecForm(); c.form != formTiles {
+		return true
 	}
 	if c.smallOrSkinny() {
 		return true
@@ -232,6 +236,14 @@ func (c *call) directGemm(member, members int, off *[3]int) {
 	scatter := len(p.N.Dims) > 1
 	sz := int64(c.tsize)
 	aBase, bBase, cBase := c.bases(off)
+	switch c.form {
+	case formRows:
+		c.directRows(member, members, off)
+		return
+	case formSwapped:
+		c.directSwapped(member, members, off)
+		return
+	}
 	M, N, K := p.M.Size, p.N.Size, p.K.Size
 	t0, t1 := split(ceilDiv(N, nr), members, member, 1)
 	if t0 >= t1 {
