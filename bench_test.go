@@ -162,8 +162,8 @@ func BenchmarkDots(b *testing.B) {
 // BenchmarkMatVec: matrix-vector products of 2048², which the direct
 // kernels run reading A in place (runtime/matvec.go): A·x with A
 // row-major (its depth adjacent) and column-major (its rows adjacent),
-// x·A, and A times four columns; 1 and 2 threads. They are bound by
-// memory: GB/s counts A once.
+// x·A, and A times four columns; every element type, 1 and 2 threads.
+// They are bound by memory: GB/s counts A once.
 func BenchmarkMatVec(b *testing.B) {
 	const n = 2048
 	cases := []struct {
@@ -181,6 +181,8 @@ func BenchmarkMatVec(b *testing.B) {
 			name := fmt.Sprintf("%s/t%d", cs.name, threads)
 			b.Run("float32/"+name, func(b *testing.B) { benchDots[float32](b, cs.spec, cs.shapes, threads, flops, n*n) })
 			b.Run("float64/"+name, func(b *testing.B) { benchDots[float64](b, cs.spec, cs.shapes, threads, flops, n*n) })
+			b.Run("complex64/"+name, func(b *testing.B) { benchDots[complex64](b, cs.spec, cs.shapes, threads, flops, n*n) })
+			b.Run("complex128/"+name, func(b *testing.B) { benchDots[complex128](b, cs.spec, cs.shapes, threads, flops, n*n) })
 		}
 	}
 }

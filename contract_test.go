@@ -309,4 +309,22 @@ func TestContractNoAllocs(t *testing.T) {
 			}
 		}
 	}
+	// A complex A·x, which runs on the real direct kernel with its
+	// vector rewritten into a leased panel and a beta that is not real
+	// applied first (runtime/matvec_complex.go).
+	rnd := func() complex128 { return randValue[complex128](rng) }
+	a := makeView(rng, []int{700, 900}, rowMajor, rnd)
+	x := makeView(rng, []int{900}, rowMajor, rnd)
+	c := makeView(rng, []int{700}, rowMajor, rnd)
+	for _, opts := range [][]tc.Option{nil, {tc.WithPool(p)}} {
+		run := func() {
+			if err := tc.Contract("ij,j->i", 1.5i, a, x, 0.5-1i, c, opts...); err != nil {
+				t.Fatal(err)
+			}
+		}
+		run()
+		if allocs := testing.AllocsPerRun(10, run); allocs != 0 {
+			t.Errorf("complex128 ij,j->i (pool %v): %v allocations per call", opts != nil, allocs)
+		}
+	}
 }

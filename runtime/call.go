@@ -47,6 +47,9 @@ type call struct {
 	// packing (alphaB, nil when the kernel applies alpha).
 	kalpha, kone, kzero scalar
 	alphaB              *byte
+	// cross is formComplex's X, in a panel leased for the call
+	// (matvec_complex.go).
+	cross unsafe.Pointer
 	// kbeta is the real beta the kernel applies on the first K block when it
 	// can write C directly; betaDirect is false when a complex beta is not
 	// real, and those tiles go through the tile and WriteBack.

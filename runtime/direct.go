@@ -28,14 +28,23 @@ var directMaxABytes = sync.OnceValue(func() int {
 const directKC = 512
 
 // directFits reports whether the call can and should run the direct path:
-// a real type on a path with direct kernels, and either one dim per group
-// at most, A's rows adjacent (unit stride along M), and a small or skinny
-// product, or a tall one (tallDirect).
+// a real type on a path with direct kernels, and either a matrix-vector
+// product (matVecForm), or one dim per group at most, A's rows adjacent
+// (unit stride along M), and a small or skinny product, or a tall one
+// (tallDirect); or a complex matrix-vector product the real kernel takes
+// (complexMatVecFits).
 func (c *call) directFits() bool {
 	p := c.plan
 	c.tall = false
 	c.form = formTiles
-	if c.cf != 1 || c.kern.Direct == nil || p.K.Size == 0 {
+	if c.kern.Direct == nil || p.K.Size == 0 {
+		return false
+	}
+	if c.cf != 1 {
+		if c.complexMatVecFits() {
+			c.form = formComplex
+			return true
+		}
 		return false
 	}
 	if c.form = c.matVecForm(); c.form != formTiles {
@@ -242,6 +251,9 @@ func (c *call) directGemm(member, members int, off *[3]int) {
 		return
 	case formSwapped:
 		c.directSwapped(member, members, off)
+		return
+	case formComplex:
+		c.directComplex(member, members, off)
 		return
 	}
 	M, N, K := p.M.Size, p.N.Size, p.K.Size

@@ -25,6 +25,9 @@ const (
 	// depth adjacent: the kernel computes Cᵀ = Bᵀ·Aᵀ, B's few columns its
 	// A, A's rows its columns (directSwapped).
 	formSwapped
+	// formComplex: a complex formSwapped of one column, as a real product
+	// of two (directComplex, matvec_complex.go).
+	formComplex
 )
 
 // rowsKC is the depth of a step of directRows for a single column whose A
