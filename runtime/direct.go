@@ -230,8 +230,20 @@ func (c *call) directSolo() {
 // all in one kernel call when the columns are evenly spaced. With N of
 // several dims (skinnyDirect) each column tile's offsets in B and C come
 // from N's dims (Offsets), and a tile whose columns are not evenly spaced
-// in both runs as pieces that are, one call each.
+// in both runs as pieces that are, one call each. A matrix-vector
+// product runs in its own form instead (matvec.go).
 func (c *call) directGemm(member, members int, off *[3]int) {
+	switch c.form {
+	case formRows:
+		c.directRows(member, members, off)
+		return
+	case formSwapped:
+		c.directSwapped(member, members, off)
+		return
+	case formComplex:
+		c.directComplex(member, members, off)
+		return
+	}
 	p := c.plan
 	nr := c.kern.NR
 	stride := func(g *Group, o int) int {
@@ -245,17 +257,6 @@ func (c *call) directGemm(member, members int, off *[3]int) {
 	scatter := len(p.N.Dims) > 1
 	sz := int64(c.tsize)
 	aBase, bBase, cBase := c.bases(off)
-	switch c.form {
-	case formRows:
-		c.directRows(member, members, off)
-		return
-	case formSwapped:
-		c.directSwapped(member, members, off)
-		return
-	case formComplex:
-		c.directComplex(member, members, off)
-		return
-	}
 	M, N, K := p.M.Size, p.N.Size, p.K.Size
 	t0, t1 := split(ceilDiv(N, nr), members, member, 1)
 	if t0 >= t1 {

@@ -95,7 +95,7 @@ func (c *call) directRows(member, members int, off *[3]int) {
 		csb, csc = p.N.Dims[0].S[opB], p.N.Dims[0].S[opC]
 	}
 	step := directKC
-	if N == 1 && m*K*c.tsize > rowsStreamBytes() {
+	if N == 1 && float64(m)*float64(K)*float64(c.tsize) > float64(rowsStreamBytes()) {
 		step = rowsKC
 	}
 	sz := int64(c.tsize)
