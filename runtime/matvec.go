@@ -82,13 +82,11 @@ func (c *call) matVecForm() directForm {
 // share of the row tiles, in one kernel call per depth step.
 func (c *call) directRows(member, members int, off *[3]int) {
 	p := c.plan
-	mr := c.kern.MR
 	M, N, K := p.M.Size, p.N.Size, p.K.Size
-	r0, r1 := split(ceilDiv(M, mr), members, member, 1)
-	if r0 >= r1 {
+	i0, m := tileShare(M, c.kern.MR, member, members)
+	if m == 0 {
 		return
 	}
-	i0, m := r0*mr, min(M, r1*mr)-r0*mr
 	lda, rsb, rsc := p.K.Dims[0].S[opA], p.K.Dims[0].S[opB], p.M.Dims[0].S[opC]
 	csb, csc := 0, 0
 	if len(p.N.Dims) == 1 {
@@ -116,13 +114,11 @@ func (c *call) directRows(member, members int, off *[3]int) {
 // against all of B's columns.
 func (c *call) directSwapped(member, members int, off *[3]int) {
 	p := c.plan
-	nr := c.kern.NR
 	M, N, K := p.M.Size, p.N.Size, p.K.Size
-	t0, t1 := split(ceilDiv(M, nr), members, member, 1)
-	if t0 >= t1 {
+	i0, m := tileShare(M, c.kern.NR, member, members)
+	if m == 0 {
 		return
 	}
-	i0, m := t0*nr, min(M, t1*nr)-t0*nr
 	rsa, lda := p.M.Dims[0].S[opA], p.K.Dims[0].S[opA]
 	rsb, rsc := p.K.Dims[0].S[opB], p.M.Dims[0].S[opC]
 	csc := 0
@@ -144,4 +140,15 @@ func (c *call) directSwapped(member, members int, off *[3]int) {
 		ap := (*byte)(unsafe.Add(aBase, int64(pc*lda)*sz))
 		c.kern.Direct(kc, bp, rsb, ap, lda, rsa, cp, csc, rsc, N, m, alpha, c.directBeta(pc), 0)
 	}
+}
+
+// tileShare is member's share, of members, of total rows in whole tiles of
+// tile rows (the last may be short): its first row and its count, 0 for
+// none.
+func tileShare(total, tile, member, members int) (first, n int) {
+	t0, t1 := split(ceilDiv(total, tile), members, member, 1)
+	if t0 >= t1 {
+		return 0, 0
+	}
+	return t0 * tile, min(total, t1*tile) - t0*tile
 }

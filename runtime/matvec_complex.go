@@ -105,14 +105,12 @@ func crossVector[R float32 | float64](dst, x unsafe.Pointer, k, kx int, alpha un
 // of C's rows, each a column of the kernel's 2-row Cᵀ, against X.
 func (c *call) directComplex(member, members int, off *[3]int) {
 	p := c.plan
-	nr := c.kern.NR
 	rows, mat, _ := c.complexRows()
 	M, K2 := rows.Size, 2*p.K.Size
-	t0, t1 := split(ceilDiv(M, nr), members, member, 1)
-	if t0 >= t1 {
+	i0, m := tileShare(M, c.kern.NR, member, members)
+	if m == 0 {
 		return
 	}
-	i0, m := t0*nr, min(M, t1*nr)-t0*nr
 	rsa, rsc := rows.Dims[0].S[mat], rows.Dims[0].S[opC]
 	// X's block of a step (2 rows) stays in L1, as formSwapped's B.
 	step := max(directKC, swappedBBytes/(2*c.rsize))
