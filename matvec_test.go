@@ -1,0 +1,75 @@
+package tcontract_test
+
+import (
+	"math"
+	"testing"
+
+	tc "github.com/tcontract/tcontract"
+)
+
+// TestMatVecNegativeStrides: matrix-vector products that read A in place
+// (runtime/matvec.go, matvec_complex.go) with negative strides: a real A
+// whose depth runs backwards against a vector of step -2, and a complex A
+// whose rows run backwards into a C of step -3 (alpha and beta not real,
+// nothing between C's elements written).
+func TestMatVecNegativeStrides(t *testing.T) {
+	const M, K = 300, 700
+	data := make([]float64, M*K)
+	for i := range data {
+		data[i] = math.Sin(float64(i))
+	}
+	// A(i,j) = data[i*K + (K-1-j)]: depth stride -1.
+	a := tc.Tensor[float64]{Data: data, Shape: []int{M, K}, Strides: []int{K, -1}, Offset: K - 1}
+	xd := make([]float64, 2*K)
+	for i := range xd {
+		xd[i] = math.Cos(float64(i))
+	}
+	x := tc.Tensor[float64]{Data: xd, Shape: []int{K}, Strides: []int{-2}, Offset: 2*K - 2}
+	c := tc.Dense(make([]float64, M), M)
+	if err := tc.Contract("ij,j->i", 1.5, a, x, 0, c); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < M; i++ {
+		var s float64
+		for j := 0; j < K; j++ {
+			s += data[i*K+K-1-j] * xd[2*K-2-2*j]
+		}
+		if d := math.Abs(c.Data[i] - 1.5*s); d > 1e-9 {
+			t.Fatalf("C[%d] = %v, want %v", i, c.Data[i], 1.5*s)
+		}
+	}
+	// A complex A·x: the real direct kernel on A's rows from the last.
+	cd := make([]complex128, M*K)
+	for i := range cd {
+		cd[i] = complex(math.Sin(float64(i)), math.Cos(float64(3*i)))
+	}
+	ca := tc.Tensor[complex128]{Data: cd, Shape: []int{M, K}, Strides: []int{-K, 1}, Offset: (M - 1) * K}
+	cxd := make([]complex128, K)
+	for i := range cxd {
+		cxd[i] = complex(math.Cos(float64(i)), 0.5)
+	}
+	cx := tc.Dense(cxd, K)
+	cc := tc.Tensor[complex128]{Data: make([]complex128, 3*M), Shape: []int{M}, Strides: []int{-3}, Offset: 3*M - 3}
+	for i := range cc.Data {
+		cc.Data[i] = complex(1, 1)
+	}
+	if err := tc.Contract("ij,j->i", complex(0.5, 1), ca, cx, complex(2, -1), cc); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < M; i++ {
+		var s complex128
+		for j := 0; j < K; j++ {
+			s += cd[(M-1-i)*K+j] * cxd[j]
+		}
+		want := complex(0.5, 1)*s + complex(2, -1)*complex(1, 1)
+		got := cc.Data[3*M-3-3*i]
+		if d := math.Hypot(real(got-want), imag(got-want)); d > 1e-9 {
+			t.Fatalf("complex C[%d] = %v, want %v", i, got, want)
+		}
+	}
+	for i := range cc.Data {
+		if i%3 != 0 && cc.Data[i] != complex(1, 1) {
+			t.Fatalf("canary %d written", i)
+		}
+	}
+}
