@@ -15,17 +15,17 @@ import (
 //	C(i)re = Σ_q A(i)[q]·X[q][0],  C(i)im = Σ_q A(i)[q]·X[q][1],
 //
 // so Cᵀ, as the 2×M real matrix of C's reals (re and im adjacent), is
-// Xᵀ·Aᵀ: formSwapped's call with X as the kernel's A. Packed by the 1m
+// Xᵀ·Aᵀ: formSwapped's call with X as the kernel's A. X is what 1m's 1e
+// packing (the typed PackA) makes of alpha·x as a row. Packed by the 1m
 // method, each element of A became a 2×2 block of reals for one column
 // tile, and a complex64 GEMV took 15 ms at 2048² (2.2 GB/s).
 
 // complexMatVecFits reports whether a complex call is such a product:
-// no batch, one column, M and K of one dim, A's depth a step of one
-// element, and a real type the direct kernels compute (crossVector's).
-// The plan may hold it either way round (complexRows).
+// no batch, one column, M and K of one dim, and A's depth a step of one
+// element. The plan may hold it either way round (complexRows).
 func (c *call) complexMatVecFits() bool {
 	p := c.plan
-	if c.cf != 2 || (c.rsize != 4 && c.rsize != 8) || p.Batch.Size != 1 || len(p.K.Dims) != 1 {
+	if c.cf != 2 || p.Batch.Size != 1 || len(p.K.Dims) != 1 {
 		return false
 	}
 	rows, mat, _ := c.complexRows()
@@ -58,22 +58,22 @@ func (c *call) runComplexMatVec() error {
 	}
 	lease := c.pool.arena.TakeTeam(workspace.Req{}, 1, 1)
 	defer lease.Release()
-	buf := lease.Panel(4 * p.K.Size * c.rsize)
-	c.cross = unsafe.Pointer(&buf[0])
+	// The panel holds x's depth offsets, then X.
+	K := p.K.Size
+	buf := lease.Panel(8*K + 4*K*c.rsize)
+	kOff := unsafe.Slice((*int64)(unsafe.Pointer(&buf[0])), K)
+	c.cross = unsafe.Pointer(&buf[8*K])
 	defer func() { c.cross = nil }()
 	rows, _, vec := c.complexRows()
-	x := c.base[vec]
-	alpha := unsafe.Pointer(&c.alpha)
-	if c.rsize == 4 {
-		crossVector[float32](c.cross, x, p.K.Size, p.K.Dims[0].S[vec], alpha)
-	} else {
-		crossVector[float64](c.cross, x, p.K.Size, p.K.Dims[0].S[vec], alpha)
-	}
+	// X is the typed PackA's 1e sliver of alpha·x as one row (mr 1): its
+	// column 2p is (re, im) of alpha·x(p), column 2p+1 (−im, re).
+	Offsets(kOff, p.K.Ext, p.K.S[vec], 0)
+	c.ops.PackA((*byte)(c.cross), (*byte)(c.base[vec]), 1, 1, K, firstOffset, unitStep, kOff,
+		int64(p.K.Dims[0].S[vec]), (*byte)(unsafe.Pointer(&c.alpha)))
 	if !c.betaDirect {
-		// C := beta·C, through Dots on a zero product (beta is not 0).
-		zero := (*byte)(unsafe.Pointer(&zeroScalar))
-		c.ops.Dots((*byte)(c.base[opC]), zero, zero, rows.Size, int64(rows.Dims[0].S[opC]), 0, 0, 1, 0, 0,
-			(*byte)(unsafe.Pointer(&c.one)), (*byte)(unsafe.Pointer(&c.beta)))
+		// C := beta·C (beta is not 0): the kernel's beta is real.
+		c.ops.Scale((*byte)(c.base[opC]), firstOffset, int64(rows.Dims[0].S[opC]), firstOffset, 0,
+			rows.Size, 1, (*byte)(unsafe.Pointer(&c.beta)))
 		c.kbeta = c.kone
 	}
 	if c.members == 1 {
@@ -88,18 +88,9 @@ func (c *call) runComplexMatVec() error {
 // call.
 var testComplexMatVec func()
 
-// crossVector writes X (above) for y = alpha·x to dst, 4k reals: X[q][j]
-// at dst[2q+j]. x(p) is at x + p·kx elements; alpha points at a complex.
-func crossVector[R float32 | float64](dst, x unsafe.Pointer, k, kx int, alpha unsafe.Pointer) {
-	al := (*[2]R)(alpha)
-	d := unsafe.Slice((*R)(dst), 4*k)
-	step := 2 * int(unsafe.Sizeof(R(0))) * kx
-	for p := range k {
-		v := (*[2]R)(unsafe.Add(x, p*step))
-		yr, yi := al[0]*v[0]-al[1]*v[1], al[0]*v[1]+al[1]*v[0]
-		d[4*p], d[4*p+1], d[4*p+2], d[4*p+3] = yr, yi, -yi, yr
-	}
-}
+// firstOffset and unitStep are one row's offset and step for the typed
+// routines: offset 0, step 1.
+var firstOffset, unitStep = []int64{0}, []int64{1}
 
 // directComplex is one call's product in formComplex: this member's share
 // of C's rows, each a column of the kernel's 2-row Cᵀ, against X.

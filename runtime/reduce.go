@@ -15,9 +15,10 @@ import (
 // input, so the GEMM loops sum it on the fly: correct, but every product
 // is computed once for each of its values. "ij,jk->i" at 1000³ did a
 // billion multiply-adds, 1.26 s at float32, for what is A times B's row
-// sums (0.97 ms summed first: BenchmarkSummedOut). When that costs enough (reduceMinFlops), the plan instead sums the
-// input over those labels into a buffer the size of what is left of it
-// (the reduced input, dense, its labels in their order in the input), a
+// sums (0.97 ms summed first: BenchmarkSummedOut). When that costs enough
+// (reduceMinFlops), the plan instead sums the input over those labels
+// into a buffer the size of what is left of it (the reduced input, dense,
+// its labels in their order in the input), a
 // contraction of its own whose every label of C is a batch label (the
 // input against a 1 of zero strides: dots.go), and then runs the
 // contraction on the reduced input. The buffer is the arena's, leased for
