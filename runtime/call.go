@@ -118,6 +118,7 @@ type choice struct {
 	form       directForm // on it, how the kernel takes the product (matvec.go)
 	dots       bool       // products of one element of C each (dots.go)
 	tall       bool       // on it, a tall product row tile by row tile (directTall)
+	step       int        // on it, the depth of a step of directGemm's tiles
 	// tallAhead: how many runs ahead a tall product's members fetch A
 	// (tallahead.go); 0 for none.
 	tallAhead int

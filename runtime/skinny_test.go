@@ -50,17 +50,24 @@ func TestSkinnyDirect(t *testing.T) {
 			if c.direct != tc.wantDirect {
 				t.Errorf("%s, %s (%d×%d×%d): direct %v, want %v", real, tc.name, tc.m, n, depth, c.direct, tc.wantDirect)
 			}
+			// A's block of a step fills half of L2: deeper than directKC
+			// with a tile or two of rows, the depth split evenly.
+			size := c.tsize
+			if c.direct && (c.step <= directKC || c.step*tc.m*size > directMaxABytes() || depth%c.step != 0) {
+				t.Errorf("%s, %s (%d×%d×%d): steps of %d (A's block %d bytes of %d)", real, tc.name, tc.m, n, depth, c.step, c.step*tc.m*size, directMaxABytes())
+			}
 		}
 	}
 }
 
 // A skinny product on the direct path, beyond directMaxFlops, over
-// several depth steps (directKC) and a partial row tile, on 1 and 2
+// several depth steps (skinnyStep) and a partial row tile, on 1 and 2
 // threads, against a plain loop.
 func TestSkinnyDirectProduct(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 9))
 	k, _ := KernelFor("float64")
-	m, depth := 2*k.MR-3, directKC*2+77
+	m := 2*k.MR - 3
+	depth := skinnyStep(m, 1<<20, 8)*2 + 77
 	n := int(2*directMaxFlops)/(2*m*depth) + 7
 	a := make([]float64, m*depth) // column-major: rows adjacent
 	b := make([]float64, depth*n) // column-major: columns along depth
