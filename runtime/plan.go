@@ -344,7 +344,10 @@ func (p *Plan) swapPays(t Tile) bool {
 		return rsN < rsM
 	}
 	depth := float64(min(max(p.K.Size, 1), 384))
-	score := func(m, n, rs int) float64 {
+	// Gathering is weighed where both orientations' columns exceed a
+	// vector and K is one dim (see below).
+	weighGather := min(p.M.Size, p.N.Size) > t.Lanes && len(p.K.Dims) == 1
+	score := func(m, n, rs int, gathered bool) float64 {
 		f := fill(m, t.MR)
 		for _, r := range t.Short {
 			if r > 0 {
@@ -359,9 +362,34 @@ func (p *Plan) swapPays(t Tile) bool {
 			w := 2 + 14*bytes/pageBytes
 			s *= depth / (depth + 2*float64(t.Lanes)*w)
 		}
+		if gathered && weighGather {
+			// Each element of the tiles' A is gathered once per block of
+			// columns and used by n of them: n/(2·Lanes) cycles of FMAs.
+			// A short N leaves few FMAs to each: GEMM 4096×n×4096 with A
+			// and C row-major kept in this orientation (C's rows n apart,
+			// the tiles full) ran at 0.40-0.46 of the peak probe at
+			// float32 with n = 24 and 36, and 0.48-0.54 at float64 with n
+			// = 36 and 40, packing A a third of the time; as Cᵀ, at
+			// 0.71-0.82 and 0.79-0.93. Not weighed where either side fits
+			// a vector (the matrix-vector forms read A in place, matvec.go;
+			// GEMM 100×13×100 with A and B gathered ran at 0.29 of the
+			// peak unswapped, 0.52 as Cᵀ) or where K has several dims
+			// (packed across depth: crosspack.go).
+			fma := float64(n) / float64(2*t.Lanes)
+			s *= fma / (fma + gatherCycles)
+		}
 		return s
 	}
-	return score(p.N.Size, p.M.Size, rsN) > score(p.M.Size, p.N.Size, rsM)
+	return score(p.N.Size, p.M.Size, rsN, gathers(&p.N, opB)) > score(p.M.Size, p.N.Size, rsM, gathers(&p.M, opA))
+}
+
+// gathers reports whether packing operand o along group g (the tiles'
+// rows) reads elements that are not adjacent: g is one dim, not a unit
+// step of o. A group of several dims is ordered, interleaved or packed
+// across slivers for its operands (makeGroup, interleave.go,
+// crossplan.go), and was measured so.
+func gathers(g *Group, o int) bool {
+	return len(g.Dims) == 1 && absInt(g.Dims[0].S[o]) != 1
 }
 
 // rowStride is C's stride between a tile's rows when g is the tile's row

@@ -163,10 +163,12 @@ func TestSplitAndBalance(t *testing.T) {
 	}
 }
 
-// The orientation weighs tile fill against C written element by element:
-// rows a page apart (TCCG's abc-bda-dc) cost more than a short M wastes on
-// a 32-row tile, rows a few elements apart (a GEMM with n = 24) do not, and
-// a row-major GEMM of ample size puts C's rows in the vector direction.
+// The orientation weighs tile fill against C written element by element
+// and A gathered: rows a page apart (TCCG's abc-bda-dc) cost more than a
+// short M wastes on a 32-row tile, rows a few elements apart (a GEMM with
+// n = 24 and A's rows adjacent) do not, but they do when A's rows must be
+// gathered too (A row-major), and a row-major GEMM of ample size puts C's
+// rows in the vector direction.
 func TestPlanOrientationWeighsTiles(t *testing.T) {
 	tile := Tile{MR: 64, NR: 6, Short: [3]int{32, 48}, Lanes: 16, Size: 4}
 	sp, _ := ParseSpec("bda,dc->abc")
@@ -178,13 +180,21 @@ func TestPlanOrientationWeighsTiles(t *testing.T) {
 	if !p.Swapped || p.M.Size != 24 || p.N.Size != 312*312 {
 		t.Errorf("abc-bda-dc: %s, want M = c swapped", p.describe())
 	}
-	g, _ := ParseSpec("ik,kj->ij")
-	q, err := NewPlan(g, dense(20000, 300), dense(300, 24), dense(20000, 24), tile)
+	colA, _ := ParseSpec("ki,kj->ij")
+	q, err := NewPlan(colA, dense(300, 20000), dense(300, 24), dense(20000, 24), tile)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if q.Swapped {
-		t.Errorf("GEMM 20000x24x300: %s, want unswapped", q.describe())
+		t.Errorf("GEMM 20000x24x300, A column-major: %s, want unswapped", q.describe())
+	}
+	g, _ := ParseSpec("ik,kj->ij")
+	q, err = NewPlan(g, dense(20000, 300), dense(300, 24), dense(20000, 24), tile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !q.Swapped {
+		t.Errorf("GEMM 20000x24x300, A row-major: %s, want swapped", q.describe())
 	}
 	q, err = NewPlan(g, dense(500, 300), dense(300, 400), dense(500, 400), tile)
 	if err != nil {
