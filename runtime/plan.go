@@ -327,6 +327,9 @@ type Tile struct {
 	// Cross is how many slivers the path's cross-sliver packer takes at
 	// once (0: it has none, or the type is complex).
 	Cross int
+	// Complex: the type is complex, packed for the real kernels by the
+	// 1m method (no matrix-vector form reads its A in place but one).
+	Complex bool
 }
 
 // swapPays decides the orientation. The kernel keeps C's columns in vector
@@ -344,9 +347,9 @@ func (p *Plan) swapPays(t Tile) bool {
 		return rsN < rsM
 	}
 	depth := float64(min(max(p.K.Size, 1), 384))
-	// Gathering is weighed where both orientations' columns exceed a
-	// vector and K is one dim (see below).
-	weighGather := min(p.M.Size, p.N.Size) > t.Lanes && len(p.K.Dims) == 1
+	// Gathering is weighed where K is one dim and both orientations'
+	// columns exceed a vector, or the type is complex (see below).
+	weighGather := len(p.K.Dims) == 1 && (t.Complex || min(p.M.Size, p.N.Size) > t.Lanes)
 	score := func(m, n, rs int, gathered bool) float64 {
 		f := fill(m, t.MR)
 		for _, r := range t.Short {
@@ -370,11 +373,14 @@ func (p *Plan) swapPays(t Tile) bool {
 			// the tiles full) ran at 0.40-0.46 of the peak probe at
 			// float32 with n = 24 and 36, and 0.48-0.54 at float64 with n
 			// = 36 and 40, packing A a third of the time; as Cᵀ, at
-			// 0.71-0.82 and 0.79-0.93. Not weighed where either side fits
-			// a vector (the matrix-vector forms read A in place, matvec.go;
-			// GEMM 100×13×100 with A and B gathered ran at 0.29 of the
-			// peak unswapped, 0.52 as Cᵀ) or where K has several dims
-			// (packed across depth: crosspack.go).
+			// 0.71-0.82 and 0.79-0.93. A real type's is not weighed
+			// where either side fits a vector (the matrix-vector forms
+			// read A in place, matvec.go; GEMM 100×13×100 with A and B
+			// gathered ran at 0.29 of the peak unswapped, 0.52 as Cᵀ); a
+			// complex type's is (1m packing, no such forms): complex64
+			// GEMM 1000×7×1000 and 2000×5×2000 ran at 0.21 and 0.14
+			// unswapped, 0.76 and 0.37 as Cᵀ. Nor where K has several
+			// dims (packed across depth: crosspack.go).
 			fma := float64(n) / float64(2*t.Lanes)
 			s *= fma / (fma + gatherCycles)
 		}

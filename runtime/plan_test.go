@@ -196,6 +196,19 @@ func TestPlanOrientationWeighsTiles(t *testing.T) {
 	if !q.Swapped {
 		t.Errorf("GEMM 20000x24x300, A row-major: %s, want swapped", q.describe())
 	}
+	// A complex type's gathering is weighed below a vector of columns:
+	// 1m packs it, and no matrix-vector form reads A in place.
+	ctile := Tile{MR: 32, NR: 6, Short: [3]int{16, 24}, Lanes: 8, Size: 8, Complex: true}
+	for _, complex := range []bool{false, true} {
+		ctile.Complex = complex
+		q, err = NewPlan(g, dense(1000, 1000), dense(1000, 7), dense(1000, 7), ctile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.Swapped != complex {
+			t.Errorf("GEMM 1000x7x1000, A row-major, complex %v: %s, want swapped %v", complex, q.describe(), complex)
+		}
+	}
 	q, err = NewPlan(g, dense(500, 300), dense(300, 400), dense(500, 400), tile)
 	if err != nil {
 		t.Fatal(err)

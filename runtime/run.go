@@ -146,7 +146,7 @@ func tileOf(t *typed.Ops) Tile {
 	if t.Type.Complex {
 		cf = 2
 	}
-	tile := Tile{MR: k.MR / cf, NR: k.NR, Size: t.Type.Size}
+	tile := Tile{MR: k.MR / cf, NR: k.NR, Size: t.Type.Size, Complex: t.Type.Complex}
 	if cf == 1 {
 		tile.Cross = packXLanes(k, t.RealSize)
 	}
