@@ -113,6 +113,25 @@ func BenchmarkGemm(b *testing.B) {
 	}
 }
 
+// narrowShapes: GEMMs of a few columns (m×n×k, C and A row-major): the
+// orientation and the skinny direct path's depth steps decide them.
+var narrowShapes = [][3]int{
+	{4096, 24, 4096}, {4096, 40, 1500}, {8192, 32, 8192}, {1000, 7, 1000}, {2000, 5, 2000},
+}
+
+// BenchmarkNarrowGemm: narrowShapes, every element type, 1 and 2 threads.
+func BenchmarkNarrowGemm(b *testing.B) {
+	for _, threads := range []int{1, 2} {
+		for _, s := range narrowShapes {
+			name := fmt.Sprintf("%dx%dx%d/t%d", s[0], s[1], s[2], threads)
+			b.Run("float32/"+name, func(b *testing.B) { benchGemm[float32](b, s[0], s[1], s[2], threads) })
+			b.Run("float64/"+name, func(b *testing.B) { benchGemm[float64](b, s[0], s[1], s[2], threads) })
+			b.Run("complex64/"+name, func(b *testing.B) { benchGemm[complex64](b, s[0], s[1], s[2], threads) })
+			b.Run("complex128/"+name, func(b *testing.B) { benchGemm[complex128](b, s[0], s[1], s[2], threads) })
+		}
+	}
+}
+
 // BenchmarkCallOverhead: what a call costs beyond its arithmetic
 // (validation, the plan cache's hit, binding, the choice of path), float32
 // on one thread: GEMMs of one element and of 8×8×8, a permuted

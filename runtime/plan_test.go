@@ -199,14 +199,14 @@ func TestPlanOrientationWeighsTiles(t *testing.T) {
 	// A complex type's gathering is weighed below a vector of columns:
 	// 1m packs it, and no matrix-vector form reads A in place.
 	ctile := Tile{MR: 32, NR: 6, Short: [3]int{16, 24}, Lanes: 8, Size: 8, Complex: true}
-	for _, complex := range []bool{false, true} {
-		ctile.Complex = complex
+	for _, cplx := range []bool{false, true} {
+		ctile.Complex = cplx
 		q, err = NewPlan(g, dense(1000, 1000), dense(1000, 7), dense(1000, 7), ctile)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if q.Swapped != complex {
-			t.Errorf("GEMM 1000x7x1000, A row-major, complex %v: %s, want swapped %v", complex, q.describe(), complex)
+		if q.Swapped != cplx {
+			t.Errorf("GEMM 1000x7x1000, A row-major, complex %v: %s, want swapped %v", cplx, q.describe(), cplx)
 		}
 	}
 	q, err = NewPlan(g, dense(500, 300), dense(300, 400), dense(500, 400), tile)

@@ -50,11 +50,34 @@ func TestSkinnyDirect(t *testing.T) {
 			if c.direct != tc.wantDirect {
 				t.Errorf("%s, %s (%d×%d×%d): direct %v, want %v", real, tc.name, tc.m, n, depth, c.direct, tc.wantDirect)
 			}
-			// A's block of a step fills half of L2: deeper than directKC
-			// with a tile or two of rows, the depth split evenly.
-			size := c.tsize
-			if c.direct && (c.step <= directKC || c.step*tc.m*size > directMaxABytes() || depth%c.step != 0) {
-				t.Errorf("%s, %s (%d×%d×%d): steps of %d (A's block %d bytes of %d)", real, tc.name, tc.m, n, depth, c.step, c.step*tc.m*size, directMaxABytes())
+			if want := skinnyStep(tc.m, depth, c.tsize); c.direct && c.step != want {
+				t.Errorf("%s, %s (%d×%d×%d): steps of %d, want %d (skinnyStep)", real, tc.name, tc.m, n, depth, c.step, want)
+			}
+		}
+	}
+}
+
+// A skinny product's depth steps split the depth evenly, keep A's block
+// within directMaxABytes (or a directKC step), and are deeper than
+// directKC where that block leaves room for twice as deep.
+func TestSkinnyStep(t *testing.T) {
+	for _, size := range []int{4, 8} {
+		for _, rows := range []int{1, 7, 32, 61, 64, 128} {
+			for _, K := range []int{1, 100, 512, 1000, 4096, 4097, 100000} {
+				step := skinnyStep(rows, K, size)
+				if step < 1 {
+					t.Fatalf("rows %d, K %d, size %d: step %d", rows, K, size, step)
+				}
+				steps := ceilDiv(K, step)
+				if step*(steps-1) >= K || step*steps < K || steps > 1 && step*steps-K >= steps {
+					t.Errorf("rows %d, K %d, size %d: %d steps of %d do not split the depth evenly", rows, K, size, steps, step)
+				}
+				if block := step * rows * size; block > max(directMaxABytes(), directKC*rows*size) {
+					t.Errorf("rows %d, K %d, size %d: step %d, A's block %d bytes, over %d", rows, K, size, step, block, directMaxABytes())
+				}
+				if room := directMaxABytes() / (rows * size); room >= 2*directKC+64 && K > 2*directKC && step <= directKC {
+					t.Errorf("rows %d, K %d, size %d: step %d with room for %d", rows, K, size, step, room)
+				}
 			}
 		}
 	}
