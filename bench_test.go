@@ -102,8 +102,14 @@ var gemmShapes = [][3]int{
 // BenchmarkGemm: square and skinny shapes, every element type, 1 and 2
 // threads. Row-major operands, alpha 1, beta 0.
 func BenchmarkGemm(b *testing.B) {
+	benchGemmShapes(b, gemmShapes)
+}
+
+// benchGemmShapes runs benchGemm on each shape (m, n, k) for every element
+// type, on 1 and 2 threads.
+func benchGemmShapes(b *testing.B, shapes [][3]int) {
 	for _, threads := range []int{1, 2} {
-		for _, s := range gemmShapes {
+		for _, s := range shapes {
 			name := fmt.Sprintf("%dx%dx%d/t%d", s[0], s[1], s[2], threads)
 			b.Run("float32/"+name, func(b *testing.B) { benchGemm[float32](b, s[0], s[1], s[2], threads) })
 			b.Run("float64/"+name, func(b *testing.B) { benchGemm[float64](b, s[0], s[1], s[2], threads) })
@@ -121,15 +127,7 @@ var narrowShapes = [][3]int{
 
 // BenchmarkNarrowGemm: narrowShapes, every element type, 1 and 2 threads.
 func BenchmarkNarrowGemm(b *testing.B) {
-	for _, threads := range []int{1, 2} {
-		for _, s := range narrowShapes {
-			name := fmt.Sprintf("%dx%dx%d/t%d", s[0], s[1], s[2], threads)
-			b.Run("float32/"+name, func(b *testing.B) { benchGemm[float32](b, s[0], s[1], s[2], threads) })
-			b.Run("float64/"+name, func(b *testing.B) { benchGemm[float64](b, s[0], s[1], s[2], threads) })
-			b.Run("complex64/"+name, func(b *testing.B) { benchGemm[complex64](b, s[0], s[1], s[2], threads) })
-			b.Run("complex128/"+name, func(b *testing.B) { benchGemm[complex128](b, s[0], s[1], s[2], threads) })
-		}
-	}
+	benchGemmShapes(b, narrowShapes)
 }
 
 // BenchmarkCallOverhead: what a call costs beyond its arithmetic
