@@ -90,8 +90,8 @@ func (c *call) smallOrSkinny() bool {
 
 // skinnyStep is the depth of a skinny product's direct steps (rows of A,
 // depth K, elements of size bytes): as deep as keeps A's block within
-// directMaxABytes, in whole cache lines, and at least directKC, the depth
-// split evenly among the steps. Each step restarts the NR streams of B a
+// directMaxABytes and at least directKC, the depth split evenly among the
+// steps. Each step restarts the NR streams of B a
 // column tile reads, and its second row tile reads them again from cache:
 // longer steps make longer streams and fewer restarts. Against steps of
 // directKC (Zen 4, medians of six in turns, one thread): GEMM
@@ -100,8 +100,7 @@ func (c *call) smallOrSkinny() bool {
 // level at float64 (1.17 in another series of five, on two threads),
 // 4096×40×1500 1.16 at float32; none ran slower.
 func skinnyStep(rows, K, size int) int {
-	kc := directMaxABytes() / (max(rows, 1) * size)
-	kc = max(directKC, kc&^(64-1))
+	kc := max(directKC, directMaxABytes()/(max(rows, 1)*size))
 	return ceilDiv(K, ceilDiv(K, kc))
 }
 

@@ -347,10 +347,11 @@ func (p *Plan) swapPays(t Tile) bool {
 		return rsN < rsM
 	}
 	depth := float64(min(max(p.K.Size, 1), 384))
-	// Gathering is weighed where K is one dim and both orientations'
-	// columns exceed a vector, or the type is complex (see below).
-	weighGather := len(p.K.Dims) == 1 && (t.Complex || min(p.M.Size, p.N.Size) > t.Lanes)
-	score := func(m, n, rs int, gathered bool) float64 {
+	// Packing across rows is weighed where K is one dim and both
+	// orientations' columns exceed a vector, or the type is complex (see
+	// below).
+	weighAcross := len(p.K.Dims) == 1 && (t.Complex || min(p.M.Size, p.N.Size) > t.Lanes)
+	score := func(m, n, rs int, across bool) float64 {
 		f := fill(m, t.MR)
 		for _, r := range t.Short {
 			if r > 0 {
@@ -365,9 +366,12 @@ func (p *Plan) swapPays(t Tile) bool {
 			w := 2 + 14*bytes/pageBytes
 			s *= depth / (depth + 2*float64(t.Lanes)*w)
 		}
-		if gathered && weighGather {
-			// Each element of the tiles' A is gathered once per block of
-			// columns and used by n of them: n/(2·Lanes) cycles of FMAs.
+		if across && weighAcross {
+			// Each element of the tiles' A is packed across its rows once
+			// per block of columns and used by n of them: n/(2·Lanes)
+			// cycles of FMAs. The packing is weighed at gatherCycles an
+			// element, less than it took here (float64 A with rows 12 KB
+			// apart: about 1.6 ns an element), but enough to decide.
 			// A short N leaves few FMAs to each: GEMM 4096×n×4096 with A
 			// and C row-major kept in this orientation (C's rows n apart,
 			// the tiles full) ran at 0.40-0.46 of the peak probe at
@@ -376,25 +380,26 @@ func (p *Plan) swapPays(t Tile) bool {
 			// 0.71-0.82 and 0.79-0.93. A real type's is not weighed
 			// where either side fits a vector (the matrix-vector forms
 			// read A in place, matvec.go; GEMM 100×13×100 with A and B
-			// gathered ran at 0.29 of the peak unswapped, 0.52 as Cᵀ); a
-			// complex type's is (1m packing, no such forms): complex64
-			// GEMM 1000×7×1000 and 2000×5×2000 ran at 0.21 and 0.14
-			// unswapped, 0.76 and 0.37 as Cᵀ. Nor where K has several
-			// dims (packed across depth: crosspack.go).
+			// packed across rows ran at 0.29 of the peak unswapped, 0.52
+			// as Cᵀ); a complex type's is (1m packing, no such forms):
+			// complex64 GEMM 1000×7×1000 and 2000×5×2000 ran at 0.21
+			// and 0.14 unswapped, 0.76 and 0.37 as Cᵀ. Nor where K has
+			// several dims (packed across depth: crosspack.go).
 			fma := float64(n) / float64(2*t.Lanes)
 			s *= fma / (fma + gatherCycles)
 		}
 		return s
 	}
-	return score(p.N.Size, p.M.Size, rsN, gathers(&p.N, opB)) > score(p.M.Size, p.N.Size, rsM, gathers(&p.M, opA))
+	return score(p.N.Size, p.M.Size, rsN, packsAcross(&p.N, opB)) > score(p.M.Size, p.N.Size, rsM, packsAcross(&p.M, opA))
 }
 
-// gathers reports whether packing operand o along group g (the tiles'
-// rows) reads elements that are not adjacent: g is one dim, not a unit
-// step of o. A group of several dims is ordered, interleaved or packed
+// packsAcross reports whether packing operand o along group g (the tiles'
+// rows) reads across o's rows: g is one dim, not a unit step of o, so the
+// packers transpose (or, with no unit step along depth either, gather:
+// gathersA). A group of several dims is ordered, interleaved or packed
 // across slivers for its operands (makeGroup, interleave.go,
 // crossplan.go), and was measured so.
-func gathers(g *Group, o int) bool {
+func packsAcross(g *Group, o int) bool {
 	return len(g.Dims) == 1 && absInt(g.Dims[0].S[o]) != 1
 }
 

@@ -164,11 +164,11 @@ func TestSplitAndBalance(t *testing.T) {
 }
 
 // The orientation weighs tile fill against C written element by element
-// and A gathered: rows a page apart (TCCG's abc-bda-dc) cost more than a
-// short M wastes on a 32-row tile, rows a few elements apart (a GEMM with
-// n = 24 and A's rows adjacent) do not, but they do when A's rows must be
-// gathered too (A row-major), and a row-major GEMM of ample size puts C's
-// rows in the vector direction.
+// and A packed across its rows: rows a page apart (TCCG's abc-bda-dc)
+// cost more than a short M wastes on a 32-row tile, rows a few elements
+// apart (a GEMM with n = 24 and A's rows adjacent) do not, but they do
+// when A must be packed across its rows too (A row-major), and a
+// row-major GEMM of ample size puts C's rows in the vector direction.
 func TestPlanOrientationWeighsTiles(t *testing.T) {
 	tile := Tile{MR: 64, NR: 6, Short: [3]int{32, 48}, Lanes: 16, Size: 4}
 	sp, _ := ParseSpec("bda,dc->abc")
@@ -196,8 +196,8 @@ func TestPlanOrientationWeighsTiles(t *testing.T) {
 	if !q.Swapped {
 		t.Errorf("GEMM 20000x24x300, A row-major: %s, want swapped", q.describe())
 	}
-	// A complex type's gathering is weighed below a vector of columns:
-	// 1m packs it, and no matrix-vector form reads A in place.
+	// A complex type's packing across rows is weighed below a vector of
+	// columns: 1m packs it, and no matrix-vector form reads A in place.
 	ctile := Tile{MR: 32, NR: 6, Short: [3]int{16, 24}, Lanes: 8, Size: 8, Complex: true}
 	for _, cplx := range []bool{false, true} {
 		ctile.Complex = cplx
