@@ -309,22 +309,30 @@ func TestContractNoAllocs(t *testing.T) {
 			}
 		}
 	}
-	// A complex A·x, which runs on the real direct kernel with its
-	// vector rewritten into a leased panel and a beta that is not real
-	// applied first (runtime/matvec_complex.go).
+	// Complex products of one column and of a few, which run on the real
+	// direct kernel with B rewritten into a leased panel, a beta that is
+	// not real applied first (C's columns adjacent) or C written through
+	// the members' tiles of Cᵀ (runtime/matvec_complex.go).
 	rnd := func() complex128 { return randValue[complex128](rng) }
-	a := makeView(rng, []int{700, 900}, rowMajor, rnd)
-	x := makeView(rng, []int{900}, rowMajor, rnd)
-	c := makeView(rng, []int{700}, rowMajor, rnd)
-	for _, opts := range [][]tc.Option{nil, {tc.WithPool(p)}} {
-		run := func() {
-			if err := tc.Contract("ij,j->i", 1.5i, a, x, 0.5-1i, c, opts...); err != nil {
-				t.Fatal(err)
+	for _, k := range []contraction{
+		{a: "ij", b: "j", c: "i", ext: map[byte]int{'i': 700, 'j': 900}},
+		{a: "ij", b: "jk", c: "ik", ext: map[byte]int{'i': 700, 'j': 900, 'k': 3}},
+		{a: "ij", b: "jk", c: "ki", ext: map[byte]int{'i': 700, 'j': 900, 'k': 3}},
+	} {
+		a := makeView(rng, k.shape(k.a), rowMajor, rnd)
+		x := makeView(rng, k.shape(k.b), rowMajor, rnd)
+		c := makeView(rng, k.shape(k.c), rowMajor, rnd)
+		spec := k.spec()
+		for _, opts := range [][]tc.Option{nil, {tc.WithPool(p)}} {
+			run := func() {
+				if err := tc.Contract(spec, 1.5i, a, x, 0.5-1i, c, opts...); err != nil {
+					t.Fatal(err)
+				}
 			}
-		}
-		run()
-		if allocs := testing.AllocsPerRun(10, run); allocs != 0 {
-			t.Errorf("complex128 ij,j->i (pool %v): %v allocations per call", opts != nil, allocs)
+			run()
+			if allocs := testing.AllocsPerRun(10, run); allocs != 0 {
+				t.Errorf("complex128 %s (pool %v): %v allocations per call", spec, opts != nil, allocs)
+			}
 		}
 	}
 }

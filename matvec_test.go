@@ -1,7 +1,9 @@
 package tcontract_test
 
 import (
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	tc "github.com/tcontract/tcontract"
@@ -70,6 +72,37 @@ func TestMatVecNegativeStrides(t *testing.T) {
 	for i := range cc.Data {
 		if i%3 != 0 && cc.Data[i] != complex(1, 1) {
 			t.Fatalf("canary %d written", i)
+		}
+	}
+}
+
+// TestComplexFewColumns: complex products of a few columns, which run on
+// the real direct kernel when the matrix's depth is adjacent
+// (runtime/matvec_complex.go), writing C or, when C's columns are not
+// adjacent, a tile of Cᵀ added into C; in every layout of the operands,
+// each way round, against the reference.
+func TestComplexFewColumns(t *testing.T) {
+	testComplexFew[complex64](t)
+	testComplexFew[complex128](t)
+}
+
+func testComplexFew[T complex64 | complex128](t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, uint64(len(typeName[T]()))))
+	i := 0
+	for _, spec := range []string{"ij,jk->ik", "ij,jk->ki", "ij,kj->ki", "jk,ij->ki"} {
+		for _, n := range []int{2, 3, 5, 8} {
+			for _, la := range []layout{rowMajor, padded, negative, mixed} {
+				ext := map[byte]int{'i': 100 + rng.IntN(200), 'j': 200 + rng.IntN(900), 'k': n}
+				k := contraction{a: spec[:2], b: spec[3:5], c: spec[7:], ext: ext}
+				lb, lc := layout(rng.IntN(int(numLayouts))), layout(rng.IntN(int(zeroStride)))
+				if k.a != "ij" {
+					la, lb = lb, la
+				}
+				t.Run(fmt.Sprintf("%s/%s/n%d/%v", typeName[T](), spec, n, la), func(t *testing.T) {
+					runCase(t, rng, k, la, lb, lc, scalarCase[T](rng, i), scalarCase[T](rng, i/3))
+				})
+				i++
+			}
 		}
 	}
 }

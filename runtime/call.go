@@ -47,9 +47,10 @@ type call struct {
 	// packing (alphaB, nil when the kernel applies alpha).
 	kalpha, kone, kzero scalar
 	alphaB              *byte
-	// cross is formComplex's X, in a panel leased for the call
+	// cross is formComplex's X, in a panel leased for the call, and
+	// crossTile its members' tiles of Cᵀ when the kernel cannot write C
 	// (matvec_complex.go).
-	cross unsafe.Pointer
+	cross, crossTile unsafe.Pointer
 	// kbeta is the real beta the kernel applies on the first K block when it
 	// can write C directly; betaDirect is false when a complex beta is not
 	// real, and those tiles go through the tile and WriteBack.

@@ -31,8 +31,8 @@ const directKC = 512
 // a real type on a path with direct kernels, and either a matrix-vector
 // product (matVecForm), or one dim per group at most, A's rows adjacent
 // (unit stride along M), and a small or skinny product, or a tall one
-// (tallDirect); or a complex matrix-vector product the real kernel takes
-// (complexMatVecFits).
+// (tallDirect); or a complex product of a few columns the real kernel
+// takes (complexFewFits).
 func (c *call) directFits() bool {
 	p := c.plan
 	c.tall = false
@@ -42,7 +42,7 @@ func (c *call) directFits() bool {
 		return false
 	}
 	if c.cf != 1 {
-		if c.complexMatVecFits() {
+		if c.complexFewFits() {
 			c.form = formComplex
 			return true
 		}

@@ -25,8 +25,8 @@ const (
 	// depth adjacent: the kernel computes Cᵀ = Bᵀ·Aᵀ, B's few columns its
 	// A, A's rows its columns (directSwapped).
 	formSwapped
-	// formComplex: a complex formSwapped of one column, as a real product
-	// of two (directComplex, matvec_complex.go).
+	// formComplex: a complex formSwapped of a few columns n, as a real
+	// product of 2n (directComplex, matvec_complex.go).
 	formComplex
 )
 

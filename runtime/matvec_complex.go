@@ -6,74 +6,160 @@ import (
 	"github.com/tcontract/tcontract/workspace"
 )
 
-// A complex matrix-vector product whose A has adjacent depth (A·x with A
-// row-major) runs on the real direct kernel as a real product of two
-// columns. Row i of A, as reals, is A(i,0)re, A(i,0)im, A(i,1)re, …: 2K
-// adjacent reals. With y = alpha·x, and X the 2K×2 real matrix whose rows
-// 2p and 2p+1 are (y(p)re, y(p)im) and (−y(p)im, y(p)re),
+// A complex product of a few columns whose A has adjacent depth (A·B with
+// A row-major, B of n columns) runs on the real direct kernel as a real
+// product of 2n rows. Row i of A, as reals, is A(i,0)re, A(i,0)im,
+// A(i,1)re, …: 2K adjacent reals. With Y = alpha·B, and X the 2K×2n real
+// matrix whose rows 2p and 2p+1 hold, in columns 2j and 2j+1,
+// (Y(p,j)re, Y(p,j)im) and (−Y(p,j)im, Y(p,j)re),
 //
-//	C(i)re = Σ_q A(i)[q]·X[q][0],  C(i)im = Σ_q A(i)[q]·X[q][1],
+//	C(i,j)re = Σ_q A(i)[q]·X[q][2j],  C(i,j)im = Σ_q A(i)[q]·X[q][2j+1],
 //
-// so Cᵀ, as the 2×M real matrix of C's reals (re and im adjacent), is
-// Xᵀ·Aᵀ: formSwapped's call with X as the kernel's A. X is what 1m's 1e
-// packing (the typed PackA) makes of alpha·x as a row. Packed by the 1m
-// method, each element of A became a 2×2 block of reals for one column
+// so Cᵀ, as the 2n×M real matrix of C's reals, is Xᵀ·Aᵀ: formSwapped's call
+// with X as the kernel's A. X is what 1m's 1e packing (the typed PackA)
+// makes of alpha·Bᵀ as one sliver of n rows. Packed by the 1m method
+// instead, each element of A became a 2×2 block of reals for one column
 // tile, and a complex64 GEMV took 15 ms at 2048² (2.2 GB/s).
+//
+// Cᵀ's real rows are C's columns, re and im adjacent: evenly spaced (one
+// real apart) when C has one column or its columns are adjacent, and then
+// the kernel writes C. Otherwise (C column-major, say) the kernel writes
+// a tile of Cᵀ for a chunk of C's rows, which WriteBack adds into C.
 
-// complexMatVecFits reports whether a complex call is such a product:
-// no batch, one column, M and K of one dim, and A's depth a step of one
-// element. The plan may hold it either way round (complexRows).
-func (c *call) complexMatVecFits() bool {
+// complexTileBytes bounds the tile of Cᵀ a member accumulates for a chunk
+// of C's rows when the kernel cannot write C: a chunk runs every depth
+// step before it is written back, so its tile stays in L1 beside X's
+// block.
+const complexTileBytes = 16 << 10
+
+// complexFewFits reports whether a complex call is such a product: no
+// batch, M and K of one dim, the matrix's depth a step of one element,
+// and one column, or at most complexCols columns and a column tile of the
+// kernel's rows. The plan may hold it either way round (complexRows).
+func (c *call) complexFewFits() bool {
 	p := c.plan
 	if c.cf != 2 || p.Batch.Size != 1 || len(p.K.Dims) != 1 {
 		return false
 	}
-	rows, mat, _ := c.complexRows()
-	cols := p.N.Size
-	if rows == &p.N {
-		cols = p.M.Size
+	rows, mat, cols, _ := c.complexRows()
+	if len(rows.Dims) != 1 || len(cols.Dims) > 1 || p.K.Dims[0].S[mat] != 1 {
+		return false
 	}
-	return len(rows.Dims) == 1 && cols == 1 && p.K.Dims[0].S[mat] == 1
+	// Fewer rows than a column tile of the kernel leave its columns idle,
+	// and the call's panel and X cost more than the product (2×2×2 took
+	// 0.72 µs against the tiles' 0.64).
+	return cols.Size == 1 || cols.Size <= c.complexCols() && rows.Size >= c.kern.NR
 }
 
-// complexRows is the group of C's rows of a complex matrix-vector product
-// and the operands (in the plan's order) of its matrix and its vector:
-// M, A and B, or N, B and A where the plan computes the product as
-// xᵀ·Aᵀ (M empty: the orientation chosen for tiles of few complex rows).
-func (c *call) complexRows() (rows *Group, mat, vec int) {
+// complexCols is the most columns formComplex takes: 2n real rows in two
+// vectors of the real kernel. C = A·B with C column-major and A row-major,
+// on one thread (Zen 4, medians of 3, fraction of the peak probe, the 1m
+// tiles against formComplex): complex64 2000×5×2000 0.16 and 0.44,
+// 2000×12×2000 0.33 and 0.70, 2000×16×2000 0.44 and 0.79; complex128
+// 2000×5×2000 0.23 and 0.50, 2000×8×2000 0.38 and 0.73. With C row-major
+// the tiles do better: complex64 2000×5×2000 0.33 and 0.41, 4096×8×1024
+// 0.59 and 0.76, 2000×12×2000 0.62 and 0.72, but the small 100×13×100
+// and 300×16×300 ran 1.05–1.1 times as fast on the tiles.
+func (c *call) complexCols() int {
+	return max(1, vecLanes(c.kern, c.rsize))
+}
+
+// complexRows is the group of C's rows of a formComplex product, the
+// operand (in the plan's order) of its matrix, the group of its few
+// columns and the operand of those: M, A, N and B, or N, B, M and A where
+// the plan computes the product as Bᵀ·Aᵀ (M empty or short: the
+// orientation chosen for tiles of few complex rows). Of two that fit, the
+// one whose matrix has adjacent depth.
+func (c *call) complexRows() (rows *Group, mat int, cols *Group, vec int) {
 	p := c.plan
 	if len(p.M.Dims) == 0 {
-		return &p.N, opB, opA
+		return &p.N, opB, &p.M, opA
 	}
-	return &p.M, opA, opB
+	if len(p.N.Dims) == 0 || len(p.K.Dims) != 1 {
+		return &p.M, opA, &p.N, opB
+	}
+	if len(p.M.Dims) == 1 && p.M.Size > p.N.Size && p.K.Dims[0].S[opA] == 1 {
+		return &p.M, opA, &p.N, opB
+	}
+	if len(p.N.Dims) == 1 && p.N.Size > p.M.Size && p.K.Dims[0].S[opB] == 1 {
+		return &p.N, opB, &p.M, opA
+	}
+	return &p.M, opA, &p.N, opB
 }
 
-// runComplexMatVec runs a formComplex call: it builds X in a leased
-// panel, applies a beta that is not real to C first (the kernel applies
-// real ones), and then runs the direct path.
-func (c *call) runComplexMatVec() error {
+// complexCStrides are the strides in C (elements) of a formComplex
+// product's rows and columns, and whether the kernel writes C itself:
+// one column, or Cᵀ's real rows evenly spaced and the depth one step
+// (complexStep). Every further step would read and write C's lines again,
+// where a tile of Cᵀ stays in L1: C = A·B, all row-major, on one thread
+// (Zen 4, medians of 3), 4096×8×1024 ran at 0.64 of the peak probe
+// writing C and 0.76 through the tile at complex64, 0.65 and 0.75 at
+// complex128; 64×2×64 (one step) at 0.27 and 0.23, 0.56 and 0.40.
+func (c *call) complexCStrides() (rsc, csc int, direct bool) {
+	rows, _, cols, _ := c.complexRows()
+	rsc = rows.Dims[0].S[opC]
+	if len(cols.Dims) == 1 {
+		csc = cols.Dims[0].S[opC]
+	}
+	n := cols.Size
+	return rsc, csc, n == 1 || csc == 1 && 2*c.plan.K.Size <= c.complexStep(n)
+}
+
+// complexStep is the depth, in reals, of a formComplex step of n
+// columns: X's block of it (2n rows) stays in L1, as formSwapped's B.
+func (c *call) complexStep(n int) int {
+	return max(directKC, swappedBBytes/(2*n*c.rsize))
+}
+
+// complexChunk is how many of C's rows a member's tile of Cᵀ holds when
+// the kernel cannot write C: whole column tiles of the kernel within
+// complexTileBytes.
+func (c *call) complexChunk(n int) int {
+	nr := c.kern.NR
+	return max(nr, complexTileBytes/(2*n*c.rsize)/nr*nr)
+}
+
+// runComplexFew runs a formComplex call: it builds X in a leased
+// panel (and the members' tiles of Cᵀ, when the kernel cannot write C),
+// applies a beta that is not real to C first where the kernel writes C
+// (the kernel applies real ones), and then runs the direct path.
+func (c *call) runComplexFew() error {
 	p := c.plan
-	if testComplexMatVec != nil {
-		testComplexMatVec()
+	if testComplexFew != nil {
+		testComplexFew()
+	}
+	rows, _, cols, vec := c.complexRows()
+	K, n := p.K.Size, cols.Size
+	_, _, direct := c.complexCStrides()
+	tile := 0
+	if !direct {
+		tile = 2 * n * c.complexChunk(n) * c.rsize
 	}
 	lease := c.pool.arena.TakeTeam(workspace.Req{}, 1, 1)
 	defer lease.Release()
-	// The panel holds x's depth offsets, then X.
-	K := p.K.Size
-	buf := lease.Panel(8*K + 4*K*c.rsize)
+	// The panel holds x's depth offsets and B's column offsets, then X,
+	// then the members' tiles.
+	xBytes := 4 * n * K * c.rsize
+	buf := lease.Panel(8*(K+n) + xBytes + c.members*tile)
 	kOff := unsafe.Slice((*int64)(unsafe.Pointer(&buf[0])), K)
-	c.cross = unsafe.Pointer(&buf[8*K])
-	defer func() { c.cross = nil }()
-	rows, _, vec := c.complexRows()
-	// X is the typed PackA's 1e sliver of alpha·x as one row (mr 1): its
-	// column 2p is (re, im) of alpha·x(p), column 2p+1 (−im, re).
+	colOff := unsafe.Slice((*int64)(unsafe.Pointer(&buf[8*K])), n)
+	c.cross = unsafe.Pointer(&buf[8*(K+n)])
+	c.crossTile = nil
+	if tile > 0 {
+		c.crossTile = unsafe.Pointer(&buf[8*(K+n)+xBytes])
+	}
+	defer func() { c.cross, c.crossTile = nil, nil }()
+	// X is the typed PackA's 1e sliver of alpha·Bᵀ (n rows): its column 2p
+	// holds (re, im) of alpha·B(p, j) for each j, column 2p+1 (−im, re).
 	Offsets(kOff, p.K.Ext, p.K.S[vec], 0)
-	c.ops.PackA((*byte)(c.cross), (*byte)(c.base[vec]), 1, 1, K, firstOffset, unitStep, kOff,
+	Offsets(colOff, cols.Ext, cols.S[vec], 0)
+	c.ops.PackA((*byte)(c.cross), (*byte)(c.base[vec]), n, n, K, colOff, firstOffset, kOff,
 		int64(p.K.Dims[0].S[vec]), (*byte)(unsafe.Pointer(&c.alpha)))
-	if !c.betaDirect {
+	if direct && !c.betaDirect {
 		// C := beta·C (beta is not 0): the kernel's beta is real.
-		c.ops.Scale((*byte)(c.base[opC]), firstOffset, int64(rows.Dims[0].S[opC]), firstOffset, 0,
-			rows.Size, 1, (*byte)(unsafe.Pointer(&c.beta)))
+		rsc, csc, _ := c.complexCStrides()
+		c.ops.Scale((*byte)(c.base[opC]), firstOffset, int64(rsc), firstOffset, int64(csc),
+			rows.Size, n, (*byte)(unsafe.Pointer(&c.beta)))
 		c.kbeta = c.kone
 	}
 	if c.members == 1 {
@@ -84,38 +170,64 @@ func (c *call) runComplexMatVec() error {
 	return c.runTeam()
 }
 
-// testComplexMatVec, when set by a test, is called by each formComplex
+// testComplexFew, when set by a test, is called by each formComplex
 // call.
-var testComplexMatVec func()
+var testComplexFew func()
 
 // firstOffset and unitStep are one row's offset and step for the typed
 // routines: offset 0, step 1.
 var firstOffset, unitStep = []int64{0}, []int64{1}
 
 // directComplex is one call's product in formComplex: this member's share
-// of C's rows, each a column of the kernel's 2-row Cᵀ, against X.
+// of C's rows, each a column of the kernel's 2n-row Cᵀ, against X.
 func (c *call) directComplex(member, members int, off *[3]int) {
 	p := c.plan
-	rows, mat, _ := c.complexRows()
-	M, K2 := rows.Size, 2*p.K.Size
+	rows, mat, cols, _ := c.complexRows()
+	M, K2, n := rows.Size, 2*p.K.Size, cols.Size
 	i0, m := tileShare(M, c.kern.NR, member, members)
 	if m == 0 {
 		return
 	}
-	rsa, rsc := rows.Dims[0].S[mat], rows.Dims[0].S[opC]
-	// X's block of a step (2 rows) stays in L1, as formSwapped's B.
-	step := max(directKC, swappedBBytes/(2*c.rsize))
+	rsa := rows.Dims[0].S[mat]
+	rsc, csc, direct := c.complexCStrides()
+	step := c.complexStep(n)
 	rs := int64(c.rsize)
 	aBase := unsafe.Add(c.base[mat], int64(off[mat]+i0*rsa)*int64(c.tsize))
-	cp := (*byte)(unsafe.Add(c.base[opC], int64(off[opC]+i0*rsc)*int64(c.tsize)))
+	cBase := unsafe.Add(c.base[opC], int64(off[opC]+i0*rsc)*int64(c.tsize))
 	one := (*byte)(unsafe.Pointer(&c.kone))
-	for q := 0; q < K2; q += step {
-		kc := min(step, K2-q)
-		// Strides in reals: X's rows adjacent, its depth 2 apart; A's
-		// depth adjacent, its rows 2·rsa apart; Cᵀ's rows (re, im)
-		// adjacent, its columns 2·rsc apart.
-		xp := (*byte)(unsafe.Add(c.cross, int64(2*q)*rs))
-		ap := (*byte)(unsafe.Add(aBase, int64(q)*rs))
-		c.kern.Direct(kc, xp, 2, ap, 1, 2*rsa, cp, 1, 2*rsc, 2, m, one, c.directBeta(q), 0)
+	if direct {
+		for q := 0; q < K2; q += step {
+			kc := min(step, K2-q)
+			// Strides in reals: X's rows adjacent, its depth 2n apart;
+			// A's depth adjacent, its rows 2·rsa apart; Cᵀ's rows (re,
+			// im of each column) adjacent, its columns 2·rsc apart.
+			xp := (*byte)(unsafe.Add(c.cross, int64(2*n*q)*rs))
+			ap := (*byte)(unsafe.Add(aBase, int64(q)*rs))
+			c.kern.Direct(kc, xp, 2*n, ap, 1, 2*rsa, (*byte)(cBase), 1, 2*rsc, 2*n, m, one, c.directBeta(q), 0)
+		}
+		return
+	}
+	// A chunk of rows at a time, every depth step into the member's tile
+	// of Cᵀ (its columns 2n reals apart), then into C.
+	chunk := c.complexChunk(n)
+	tile := unsafe.Add(c.crossTile, member*2*n*chunk*c.rsize)
+	zero := (*byte)(unsafe.Pointer(&c.kzero))
+	for r := 0; r < m; r += chunk {
+		mr := min(chunk, m-r)
+		ar := unsafe.Add(aBase, int64(r*rsa)*int64(c.tsize))
+		for q := 0; q < K2; q += step {
+			kc := min(step, K2-q)
+			xp := (*byte)(unsafe.Add(c.cross, int64(2*n*q)*rs))
+			ap := (*byte)(unsafe.Add(ar, int64(q)*rs))
+			beta := one
+			if q == 0 {
+				beta = zero
+			}
+			c.kern.Direct(kc, xp, 2*n, ap, 1, 2*rsa, (*byte)(tile), 1, 2*n, 2*n, mr, one, beta, 0)
+		}
+		// The tile's rows are C's columns, its columns C's rows.
+		cp := (*byte)(unsafe.Add(cBase, int64(r*rsc)*int64(c.tsize)))
+		c.ops.WriteBack(cp, firstOffset, int64(csc), firstOffset, int64(rsc), n, mr, (*byte)(tile), 2*n, nil,
+			(*byte)(unsafe.Pointer(&c.beta)))
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/cmplx"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -140,22 +142,25 @@ func checkMatVecC[T real](t *testing.T, name string, mc mvCase, a, b []T, alpha,
 	}
 }
 
-// TestComplexMatVec: a complex A·x whose A has adjacent depth runs on the
-// real direct kernel (formComplex) where the path has one, with alpha and
-// beta not real (beta applied to C first) and real, on teams of 1 to 3,
-// over several depth steps; a batch, an A of strided depth or two columns
-// keep their paths. The answer is the reference's either way.
-func TestComplexMatVec(t *testing.T) {
-	checkComplexMatVec[complex64](t, 1e-5)
-	checkComplexMatVec[complex128](t, 1e-12)
+// TestComplexFew: a complex A·B of one column or a few whose A has
+// adjacent depth runs on the real direct kernel (formComplex) where the
+// path has one, with alpha and beta not real and real, on teams of 1 to
+// 3, over several depth steps, C written by the kernel (one column, or
+// its columns adjacent and the depth one step) or through tiles of Cᵀ
+// (several chunks of rows a member), either way round; a batch, an A of
+// strided depth or adjacent rows, or more columns keep their paths. The
+// answer is the reference's either way.
+func TestComplexFew(t *testing.T) {
+	checkComplexFew[complex64](t, 1e-5)
+	checkComplexFew[complex128](t, 1e-12)
 }
 
-func checkComplexMatVec[T complex64 | complex128](t *testing.T, tol float64) {
+func checkComplexFew[T complex64 | complex128](t *testing.T, tol float64) {
 	ops := typed.OpsOf[T]()
 	k, _ := KernelFor(ops.Type.Real)
 	var taken int
-	testComplexMatVec = func() { taken++ }
-	defer func() { testComplexMatVec = nil }()
+	testComplexFew = func() { taken++ }
+	defer func() { testComplexFew = nil }()
 	rng := rand.New(rand.NewPCG(7, uint64(ops.Type.Size)))
 	rnd := func(n int) []T {
 		x := make([]T, n)
@@ -165,6 +170,9 @@ func checkComplexMatVec[T complex64 | complex128](t *testing.T, tol float64) {
 		return x
 	}
 	const M, K = 203, 1300
+	// nFew columns fit formComplex on every path with a direct kernel
+	// (complexCols), nMany on none.
+	nFew, nMany := 4, 33
 	for _, tc := range []struct {
 		spec    string
 		shapes  [3][]int
@@ -180,7 +188,19 @@ func checkComplexMatVec[T complex64 | complex128](t *testing.T, tol float64) {
 		{"j,kj->k", [3][]int{{K}, {M, K}, {M}}, true, 2, T(complex(0, 1)), 1},
 		{"ji,j->i", [3][]int{{K, M}, {K}, {M}}, false, 2, 1, 0},
 		{"bij,bj->bi", [3][]int{{2, M, 40}, {2, 40}, {2, M}}, false, 1, 1, 0},
-		{"ij,jk->ik", [3][]int{{M, K}, {K, 2}, {M, 2}}, false, 1, 1, 0},
+		// A few columns: C's adjacent (the kernel writes C), or not (a
+		// tile of Cᵀ per chunk of rows, then WriteBack), either way round.
+		{"ij,jk->ik", [3][]int{{M, K}, {K, 2}, {M, 2}}, true, 1, 1, T(complex(0.5, 0.5))},
+		{"ij,jk->ik", [3][]int{{M, 200}, {200, 3}, {M, 3}}, true, 2, T(complex(1, -1)), T(complex(0.5, 0.5))},
+		{"ij,jk->ik", [3][]int{{M, K}, {K, nFew}, {M, nFew}}, true, 2, T(complex(0, -1)), 0},
+		{"ij,jk->ki", [3][]int{{M, K}, {K, nFew}, {nFew, M}}, true, 1, T(complex(1.5, -0.5)), T(complex(0.5, 2))},
+		{"ij,jk->ki", [3][]int{{2000, 97}, {97, 3}, {3, 2000}}, true, 3, 1, 0},
+		{"ij,jk->ki", [3][]int{{3000, 50}, {50, 2}, {2, 3000}}, true, 1, T(complex(0.5, 1)), T(complex(0, 1))},
+		{"ij,kj->ki", [3][]int{{M, K}, {nFew, K}, {nFew, M}}, true, 2, 1, T(complex(-1, 0))},
+		{"jk,ij->ik", [3][]int{{K, nFew}, {M, K}, {M, nFew}}, true, 1, T(complex(2, 1)), 0},
+		{"jk,ij->ki", [3][]int{{K, 2}, {M, K}, {2, M}}, true, 2, 1, 1},
+		{"ij,jk->ik", [3][]int{{M, K}, {K, nMany}, {M, nMany}}, false, 1, 1, 0},
+		{"ji,jk->ik", [3][]int{{K, M}, {K, nFew}, {M, nFew}}, false, 1, 1, 0},
 	} {
 		views := [3]View{}
 		data := [3][]T{}
@@ -208,44 +228,58 @@ func checkComplexMatVec[T complex64 | complex128](t *testing.T, tol float64) {
 }
 
 // checkComplexC checks C = alpha·A·B + beta·C0 for the specs of
-// TestComplexMatVec, dense row-major.
+// TestComplexFew, dense row-major, by summing over every label of A and
+// B that C lacks.
 func checkComplexC[T complex64 | complex128](t *testing.T, name, spec string, shapes [3][]int, data [3][]T, alpha, beta T, c0 []T, tol float64) {
 	t.Helper()
-	at := func(o int, idx ...int) complex128 {
+	sp, err := ParseSpec(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	labels := [3]string{sp.A, sp.B, sp.C}
+	ext := map[byte]int{}
+	for o, ls := range labels {
+		for d := range len(ls) {
+			ext[ls[d]] = shapes[o][d]
+		}
+	}
+	var summed []byte
+	for _, ls := range labels[:2] {
+		for i := range len(ls) {
+			if l := ls[i]; !strings.ContainsRune(sp.C, rune(l)) && !slices.Contains(summed, l) {
+				summed = append(summed, l)
+			}
+		}
+	}
+	val := map[byte]int{}
+	at := func(o int) complex128 {
 		off := 0
-		for d, i := range idx {
-			off = off*shapes[o][d] + i
+		for d := range len(labels[o]) {
+			off = off*shapes[o][d] + val[labels[o][d]]
 		}
 		return complex128(data[o][off])
 	}
 	for x := range c0 {
+		for d, r := len(sp.C)-1, x; d >= 0; d-- {
+			val[sp.C[d]] = r % shapes[opC][d]
+			r /= shapes[opC][d]
+		}
 		var s complex128
 		var mag float64
-		term := func(v complex128) { s += v; mag += cmplx.Abs(v) }
-		switch spec {
-		case "ij,j->i":
-			for j := 0; j < shapes[opB][0]; j++ {
-				term(at(opA, x, j) * at(opB, j))
+		var sum func(i int)
+		sum = func(i int) {
+			if i == len(summed) {
+				v := at(opA) * at(opB)
+				s += v
+				mag += cmplx.Abs(v)
+				return
 			}
-		case "j,kj->k":
-			for j := 0; j < shapes[opA][0]; j++ {
-				term(at(opA, j) * at(opB, x, j))
-			}
-		case "ji,j->i":
-			for j := 0; j < shapes[opB][0]; j++ {
-				term(at(opA, j, x) * at(opB, j))
-			}
-		case "bij,bj->bi":
-			b, i := x/shapes[opC][1], x%shapes[opC][1]
-			for j := 0; j < shapes[opB][1]; j++ {
-				term(at(opA, b, i, j) * at(opB, b, j))
-			}
-		case "ij,jk->ik":
-			i, k := x/shapes[opC][1], x%shapes[opC][1]
-			for j := 0; j < shapes[opB][0]; j++ {
-				term(at(opA, i, j) * at(opB, j, k))
+			for v := range ext[summed[i]] {
+				val[summed[i]] = v
+				sum(i + 1)
 			}
 		}
+		sum(0)
 		want := complex128(alpha)*s + complex128(beta)*complex128(c0[x])
 		if got := complex128(data[opC][x]); cmplx.Abs(got-want) > tol*(mag+1) {
 			t.Fatalf("%s: C[%d] = %v, want %v", name, x, got, want)

@@ -75,7 +75,7 @@ func (c *call) runPlan(plan *Plan, t *typed.Ops, ops *[3]Operand, alpha, beta un
 	c.bind(plan, t, ops, alpha, beta)
 	c.chooseTeam()
 	if c.direct && c.form == formComplex {
-		return c.runComplexMatVec()
+		return c.runComplexFew()
 	}
 	if c.direct || c.dots {
 		if c.members == 1 {
