@@ -312,12 +312,15 @@ func TestContractNoAllocs(t *testing.T) {
 	// Complex products of one column and of a few, which run on the real
 	// direct kernel with B rewritten into a leased panel, a beta that is
 	// not real applied first (C's columns adjacent) or C written through
-	// the members' tiles of Cᵀ (runtime/matvec_complex.go).
+	// the members' tiles of Cᵀ or R (runtime/matvec_complex.go,
+	// matvec_complex_rows.go).
 	rnd := func() complex128 { return randValue[complex128](rng) }
 	for _, k := range []contraction{
 		{a: "ij", b: "j", c: "i", ext: map[byte]int{'i': 700, 'j': 900}},
 		{a: "ij", b: "jk", c: "ik", ext: map[byte]int{'i': 700, 'j': 900, 'k': 3}},
 		{a: "ij", b: "jk", c: "ki", ext: map[byte]int{'i': 700, 'j': 900, 'k': 3}},
+		{a: "j", b: "jk", c: "k", ext: map[byte]int{'j': 700, 'k': 900}},
+		{a: "ji", b: "jk", c: "ki", ext: map[byte]int{'i': 700, 'j': 900, 'k': 3}},
 	} {
 		a := makeView(rng, k.shape(k.a), rowMajor, rnd)
 		x := makeView(rng, k.shape(k.b), rowMajor, rnd)

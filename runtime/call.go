@@ -48,9 +48,11 @@ type call struct {
 	kalpha, kone, kzero scalar
 	alphaB              *byte
 	// cross is formComplex's X, in a panel leased for the call, and
-	// crossTile its members' tiles of Cᵀ when the kernel cannot write C
-	// (matvec_complex.go).
+	// crossTile its members' tiles of Cᵀ when the kernel cannot write C, or
+	// of R (formComplexRows; matvec_complex.go, matvec_complex_rows.go).
 	cross, crossTile unsafe.Pointer
+	// imagUnit is i in the call's complex type (formComplexRows).
+	imagUnit scalar
 	// kbeta is the real beta the kernel applies on the first K block when it
 	// can write C directly; betaDirect is false when a complex beta is not
 	// real, and those tiles go through the tile and WriteBack.

@@ -32,7 +32,7 @@ const directKC = 512
 // product (matVecForm), or one dim per group at most, A's rows adjacent
 // (unit stride along M), and a small or skinny product, or a tall one
 // (tallDirect); or a complex product of a few columns the real kernel
-// takes (complexFewFits).
+// takes (complexFewForm).
 func (c *call) directFits() bool {
 	p := c.plan
 	c.tall = false
@@ -42,11 +42,8 @@ func (c *call) directFits() bool {
 		return false
 	}
 	if c.cf != 1 {
-		if c.complexFewFits() {
-			c.form = formComplex
-			return true
-		}
-		return false
+		c.form = c.complexFewForm()
+		return c.form != formTiles
 	}
 	if c.form = c.matVecForm(); c.form != formTiles {
 		return true
@@ -266,6 +263,9 @@ func (c *call) directGemm(member, members int, off *[3]int) {
 		return
 	case formComplex:
 		c.directComplex(member, members, off)
+		return
+	case formComplexRows:
+		c.directComplexRows(member, members, off)
 		return
 	}
 	p := c.plan

@@ -28,6 +28,9 @@ const (
 	// formComplex: a complex formSwapped of a few columns n, as a real
 	// product of 2n (directComplex, matvec_complex.go).
 	formComplex
+	// formComplexRows: a complex formRows of a few columns n, as a real
+	// product of 2n (directComplexRows, matvec_complex_rows.go).
+	formComplexRows
 )
 
 // rowsKC is the depth of a step of directRows for a single column whose A

@@ -32,23 +32,33 @@ import (
 // block.
 const complexTileBytes = 16 << 10
 
-// complexFewFits reports whether a complex call is such a product: no
-// batch, M and K of one dim, the matrix's depth a step of one element,
-// and one column, or at most complexCols columns and a column tile of the
-// kernel's rows. The plan may hold it either way round (complexRows).
-func (c *call) complexFewFits() bool {
+// complexFewForm is the form a complex call takes on the real direct
+// kernel, or formTiles: no batch, M and K of one dim, and one column, or a
+// few and a column tile of the kernel's rows; formComplex where the
+// matrix's depth is a step of one element and at most complexCols
+// columns, formComplexRows where its rows are and at most
+// complexRowsCols. The plan may hold it either way round (complexRows).
+func (c *call) complexFewForm() directForm {
 	p := c.plan
 	if c.cf != 2 || p.Batch.Size != 1 || len(p.K.Dims) != 1 {
-		return false
+		return formTiles
 	}
 	rows, mat, cols, _ := c.complexRows()
-	if len(rows.Dims) != 1 || len(cols.Dims) > 1 || p.K.Dims[0].S[mat] != 1 {
-		return false
+	if len(rows.Dims) != 1 || len(cols.Dims) > 1 {
+		return formTiles
 	}
 	// Fewer rows than a column tile of the kernel leave its columns idle,
 	// and the call's panel and X cost more than the product (2×2×2 took
 	// 0.72 µs against the tiles' 0.64).
-	return cols.Size == 1 || cols.Size <= c.complexCols() && rows.Size >= c.kern.NR
+	n := cols.Size
+	few := func(most int) bool { return n == 1 || n <= most && rows.Size >= c.kern.NR }
+	switch {
+	case p.K.Dims[0].S[mat] == 1 && few(c.complexCols()):
+		return formComplex
+	case rows.Dims[0].S[mat] == 1 && few(c.complexRowsCols()):
+		return formComplexRows
+	}
+	return formTiles
 }
 
 // complexCols is the most columns formComplex takes: 2n real rows in two
@@ -64,12 +74,13 @@ func (c *call) complexCols() int {
 	return max(1, vecLanes(c.kern, c.rsize))
 }
 
-// complexRows is the group of C's rows of a formComplex product, the
-// operand (in the plan's order) of its matrix, the group of its few
-// columns and the operand of those: M, A, N and B, or N, B, M and A where
-// the plan computes the product as Bᵀ·Aᵀ (M empty or short: the
-// orientation chosen for tiles of few complex rows). Of two that fit, the
-// one whose matrix has adjacent depth.
+// complexRows is the group of C's rows of a formComplex or
+// formComplexRows product, the operand (in the plan's order) of its
+// matrix, the group of its few columns and the operand of those: M, A, N
+// and B, or N, B, M and A where the plan computes the product as Bᵀ·Aᵀ
+// (M empty or short: the orientation chosen for tiles of few complex
+// rows). Of two that could fit, the one of more rows whose matrix has its
+// depth or its rows adjacent.
 func (c *call) complexRows() (rows *Group, mat int, cols *Group, vec int) {
 	p := c.plan
 	if len(p.M.Dims) == 0 {
@@ -78,10 +89,13 @@ func (c *call) complexRows() (rows *Group, mat int, cols *Group, vec int) {
 	if len(p.N.Dims) == 0 || len(p.K.Dims) != 1 {
 		return &p.M, opA, &p.N, opB
 	}
-	if len(p.M.Dims) == 1 && p.M.Size > p.N.Size && p.K.Dims[0].S[opA] == 1 {
+	inPlace := func(g *Group, o int) bool {
+		return len(g.Dims) == 1 && (p.K.Dims[0].S[o] == 1 || g.Dims[0].S[o] == 1)
+	}
+	if p.M.Size > p.N.Size && inPlace(&p.M, opA) {
 		return &p.M, opA, &p.N, opB
 	}
-	if len(p.N.Dims) == 1 && p.N.Size > p.M.Size && p.K.Dims[0].S[opB] == 1 {
+	if p.N.Size > p.M.Size && inPlace(&p.N, opB) {
 		return &p.N, opB, &p.M, opA
 	}
 	return &p.M, opA, &p.N, opB
@@ -102,6 +116,9 @@ func (c *call) complexCStrides() (rsc, csc int, direct bool) {
 		csc = cols.Dims[0].S[opC]
 	}
 	n := cols.Size
+	if c.form == formComplexRows {
+		return rsc, csc, false
+	}
 	return rsc, csc, n == 1 || csc == 1 && 2*c.plan.K.Size <= c.complexStep(n)
 }
 
@@ -119,20 +136,26 @@ func (c *call) complexChunk(n int) int {
 	return max(nr, complexTileBytes/(2*n*c.rsize)/nr*nr)
 }
 
-// runComplexFew runs a formComplex call: it builds X in a leased
-// panel (and the members' tiles of Cᵀ, when the kernel cannot write C),
+// runComplexFew runs a formComplex or formComplexRows call: it builds X
+// in a leased panel (and the members' tiles of Cᵀ or R, when the kernel
+// cannot write C),
 // applies a beta that is not real to C first where the kernel writes C
 // (the kernel applies real ones), and then runs the direct path.
 func (c *call) runComplexFew() error {
 	p := c.plan
 	if testComplexFew != nil {
-		testComplexFew()
+		testComplexFew(c.form)
 	}
 	rows, _, cols, vec := c.complexRows()
 	K, n := p.K.Size, cols.Size
 	_, _, direct := c.complexCStrides()
 	tile := 0
-	if !direct {
+	switch {
+	case c.form == formComplexRows:
+		tile = 4 * n * c.complexRowsChunk(n) * c.rsize
+		c.imagUnit = scalar{}
+		copy(c.imagUnit[c.rsize:], realOne(c.rsize))
+	case !direct:
 		tile = 2 * n * c.complexChunk(n) * c.rsize
 	}
 	lease := c.pool.arena.TakeTeam(workspace.Req{}, 1, 1)
@@ -170,9 +193,9 @@ func (c *call) runComplexFew() error {
 	return c.runTeam()
 }
 
-// testComplexFew, when set by a test, is called by each formComplex
-// call.
-var testComplexFew func()
+// testComplexFew, when set by a test, is called by each formComplex or
+// formComplexRows call.
+var testComplexFew func(form directForm)
 
 // firstOffset and unitStep are one row's offset and step for the typed
 // routines: offset 0, step 1.

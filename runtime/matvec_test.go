@@ -159,7 +159,8 @@ func checkComplexFew[T complex64 | complex128](t *testing.T, tol float64) {
 	ops := typed.OpsOf[T]()
 	k, _ := KernelFor(ops.Type.Real)
 	var taken int
-	testComplexFew = func() { taken++ }
+	var form directForm
+	testComplexFew = func(f directForm) { taken++; form = f }
 	defer func() { testComplexFew = nil }()
 	rng := rand.New(rand.NewPCG(7, uint64(ops.Type.Size)))
 	rnd := func(n int) []T {
@@ -170,37 +171,45 @@ func checkComplexFew[T complex64 | complex128](t *testing.T, tol float64) {
 		return x
 	}
 	const M, K = 203, 1300
-	// nFew columns fit formComplex on every path with a direct kernel
-	// (complexCols), nMany on none.
+	// nFew columns fit formComplex and formComplexRows on every path with
+	// a direct kernel (complexCols, complexRowsCols), nMany on none.
 	nFew, nMany := 4, 33
 	for _, tc := range []struct {
 		spec    string
 		shapes  [3][]int
-		form    bool
+		form    directForm
 		threads int
 		alpha   T
 		beta    T
 	}{
-		{"ij,j->i", [3][]int{{M, K}, {K}, {M}}, true, 1, T(complex(0.5, -1.5)), 0},
-		{"ij,j->i", [3][]int{{M, K}, {K}, {M}}, true, 3, 1, T(complex(-0.25, 2))},
-		{"ij,j->i", [3][]int{{M, K}, {K}, {M}}, true, 2, T(complex(2, 0)), T(complex(0.75, 0))},
+		{"ij,j->i", [3][]int{{M, K}, {K}, {M}}, formComplex, 1, T(complex(0.5, -1.5)), 0},
+		{"ij,j->i", [3][]int{{M, K}, {K}, {M}}, formComplex, 3, 1, T(complex(-0.25, 2))},
+		{"ij,j->i", [3][]int{{M, K}, {K}, {M}}, formComplex, 2, T(complex(2, 0)), T(complex(0.75, 0))},
 		// x·A with A column-major: the plan's A is Aᵀ, its depth adjacent.
-		{"j,kj->k", [3][]int{{K}, {M, K}, {M}}, true, 2, T(complex(0, 1)), 1},
-		{"ji,j->i", [3][]int{{K, M}, {K}, {M}}, false, 2, 1, 0},
-		{"bij,bj->bi", [3][]int{{2, M, 40}, {2, 40}, {2, M}}, false, 1, 1, 0},
+		{"j,kj->k", [3][]int{{K}, {M, K}, {M}}, formComplex, 2, T(complex(0, 1)), 1},
+		// A's rows adjacent: formComplexRows, R through WriteBack twice;
+		// chunks of rows, a team's shares, A streamed in short steps, two
+		// column tiles.
+		{"ji,j->i", [3][]int{{K, M}, {K}, {M}}, formComplexRows, 2, 1, 0},
+		{"ji,j->i", [3][]int{{400, 3000}, {400}, {3000}}, formComplexRows, 1, T(complex(0.5, 1)), T(complex(1, -2))},
+		{"j,jk->k", [3][]int{{K}, {K, M}, {M}}, formComplexRows, 3, T(complex(0, 1)), 0},
+		{"ji,jk->ik", [3][]int{{K, M}, {K, nFew}, {M, nFew}}, formComplexRows, 2, T(complex(2, -1)), T(complex(0, 1))},
+		{"ji,jk->ki", [3][]int{{60, 3000}, {60, 2}, {2, 3000}}, formComplexRows, 1, 1, T(complex(0.5, 0))},
+		{"ji,kj->ki", [3][]int{{K, M}, {3, K}, {3, M}}, formComplexRows, 2, T(complex(-1, 0.5)), 1},
+		{"ji,jk->ik", [3][]int{{K, M}, {K, nMany}, {M, nMany}}, formTiles, 1, 1, 0},
+		{"bij,bj->bi", [3][]int{{2, M, 40}, {2, 40}, {2, M}}, formTiles, 1, 1, 0},
 		// A few columns: C's adjacent (the kernel writes C), or not (a
 		// tile of Cᵀ per chunk of rows, then WriteBack), either way round.
-		{"ij,jk->ik", [3][]int{{M, K}, {K, 2}, {M, 2}}, true, 1, 1, T(complex(0.5, 0.5))},
-		{"ij,jk->ik", [3][]int{{M, 200}, {200, 3}, {M, 3}}, true, 2, T(complex(1, -1)), T(complex(0.5, 0.5))},
-		{"ij,jk->ik", [3][]int{{M, K}, {K, nFew}, {M, nFew}}, true, 2, T(complex(0, -1)), 0},
-		{"ij,jk->ki", [3][]int{{M, K}, {K, nFew}, {nFew, M}}, true, 1, T(complex(1.5, -0.5)), T(complex(0.5, 2))},
-		{"ij,jk->ki", [3][]int{{2000, 97}, {97, 3}, {3, 2000}}, true, 3, 1, 0},
-		{"ij,jk->ki", [3][]int{{3000, 50}, {50, 2}, {2, 3000}}, true, 1, T(complex(0.5, 1)), T(complex(0, 1))},
-		{"ij,kj->ki", [3][]int{{M, K}, {nFew, K}, {nFew, M}}, true, 2, 1, T(complex(-1, 0))},
-		{"jk,ij->ik", [3][]int{{K, nFew}, {M, K}, {M, nFew}}, true, 1, T(complex(2, 1)), 0},
-		{"jk,ij->ki", [3][]int{{K, 2}, {M, K}, {2, M}}, true, 2, 1, 1},
-		{"ij,jk->ik", [3][]int{{M, K}, {K, nMany}, {M, nMany}}, false, 1, 1, 0},
-		{"ji,jk->ik", [3][]int{{K, M}, {K, nFew}, {M, nFew}}, false, 1, 1, 0},
+		{"ij,jk->ik", [3][]int{{M, K}, {K, 2}, {M, 2}}, formComplex, 1, 1, T(complex(0.5, 0.5))},
+		{"ij,jk->ik", [3][]int{{M, 200}, {200, 3}, {M, 3}}, formComplex, 2, T(complex(1, -1)), T(complex(0.5, 0.5))},
+		{"ij,jk->ik", [3][]int{{M, K}, {K, nFew}, {M, nFew}}, formComplex, 2, T(complex(0, -1)), 0},
+		{"ij,jk->ki", [3][]int{{M, K}, {K, nFew}, {nFew, M}}, formComplex, 1, T(complex(1.5, -0.5)), T(complex(0.5, 2))},
+		{"ij,jk->ki", [3][]int{{2000, 97}, {97, 3}, {3, 2000}}, formComplex, 3, 1, 0},
+		{"ij,jk->ki", [3][]int{{3000, 50}, {50, 2}, {2, 3000}}, formComplex, 1, T(complex(0.5, 1)), T(complex(0, 1))},
+		{"ij,kj->ki", [3][]int{{M, K}, {nFew, K}, {nFew, M}}, formComplex, 2, 1, T(complex(-1, 0))},
+		{"jk,ij->ik", [3][]int{{K, nFew}, {M, K}, {M, nFew}}, formComplex, 1, T(complex(2, 1)), 0},
+		{"jk,ij->ki", [3][]int{{K, 2}, {M, K}, {2, M}}, formComplex, 2, 1, 1},
+		{"ij,jk->ik", [3][]int{{M, K}, {K, nMany}, {M, nMany}}, formTiles, 1, 1, 0},
 	} {
 		views := [3]View{}
 		data := [3][]T{}
@@ -210,7 +219,7 @@ func checkComplexFew[T complex64 | complex128](t *testing.T, tol float64) {
 		}
 		c0 := append([]T(nil), data[opC]...)
 		pool := NewPool(tc.threads)
-		taken = 0
+		taken, form = 0, formTiles
 		opnds := [3]Operand{}
 		for o := range opnds {
 			opnds[o] = Operand{View: views[o], Data: unsafe.Pointer(&data[o][0])}
@@ -220,8 +229,16 @@ func checkComplexFew[T complex64 | complex128](t *testing.T, tol float64) {
 			t.Fatal(err)
 		}
 		pool.Close()
-		if want := tc.form && k.Direct != nil; (taken > 0) != want {
-			t.Errorf("%s %s %v: formComplex taken %d times, want %v", ops.Type.Name, tc.spec, tc.shapes, taken, want)
+		want := tc.form
+		if k.Direct == nil {
+			want = formTiles
+		}
+		got := formTiles
+		if taken > 0 {
+			got = form
+		}
+		if got != want {
+			t.Errorf("%s %s %v: form %d taken, want %d", ops.Type.Name, tc.spec, tc.shapes, got, want)
 		}
 		checkComplexC(t, ops.Type.Name+" "+tc.spec, tc.spec, tc.shapes, data, alpha, beta, c0, tol)
 	}

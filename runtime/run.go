@@ -74,7 +74,7 @@ func (c *call) runPlan(plan *Plan, t *typed.Ops, ops *[3]Operand, alpha, beta un
 	}
 	c.bind(plan, t, ops, alpha, beta)
 	c.chooseTeam()
-	if c.direct && c.form == formComplex {
+	if c.direct && (c.form == formComplex || c.form == formComplexRows) {
 		return c.runComplexFew()
 	}
 	if c.direct || c.dots {

@@ -1,0 +1,94 @@
+package runtime
+
+import "unsafe"
+
+// A complex product of a few columns whose A has adjacent rows (A·B with
+// A column-major, or xᵀ·A with A row-major) runs on the real direct kernel
+// too, as formRows does for real types (formComplexRows). Column p of A,
+// as reals, is A(0,p)re, A(0,p)im, A(1,p)re, …: 2M adjacent reals, the
+// kernel's rows. Against the first row of each pair of X's (whose columns
+// 2j and 2j+1 are Y(p,j)re and Y(p,j)im, Y = alpha·B; matvec_complex.go),
+// the kernel makes the 2M×2n real R with
+//
+//	R[2i][2j]   = Σ_p A(i,p)re·Y(p,j)re,  R[2i+1][2j]   = Σ_p A(i,p)im·Y(p,j)re,
+//	R[2i][2j+1] = Σ_p A(i,p)re·Y(p,j)im,  R[2i+1][2j+1] = Σ_p A(i,p)im·Y(p,j)im,
+//
+// so that column 2j of R, read as complex numbers, is A·Re Y(:,j), column
+// 2j+1 is A·Im Y(:,j), and C(:,j) = R₂ⱼ + i·R₂ⱼ₊₁: WriteBack adds the
+// first into C with the call's beta, and then i times the second. Packed
+// by the 1m method instead, each element of A became a 2×2 block of reals
+// for one column tile.
+
+// complexRowsCols is the most columns formComplexRows takes: 2n real
+// columns in two of the kernel's column tiles, A's block of a step read
+// twice.
+func (c *call) complexRowsCols() int { return c.kern.NR }
+
+// complexRowsChunk is how many of C's rows a member's R holds: whole row
+// tiles of the kernel within complexTileBytes (R is 2·chunk×2n reals).
+func (c *call) complexRowsChunk(n int) int {
+	mr := max(1, c.kern.MR/2)
+	return max(mr, complexTileBytes/(4*n*c.rsize)/mr*mr)
+}
+
+// complexRowsStep is the depth of a formComplexRows step over a chunk of
+// rows: as formRows', short (rowsKC) where A streams from memory and the
+// columns fit one tile of the kernel, so that the step's columns of A are
+// read as that many streams; else as deep as keeps the chunk's block of A
+// in L2 for the second column tile, within directKC.
+func (c *call) complexRowsStep(rows, chunk, n int) int {
+	if 2*n <= c.kern.NR {
+		if float64(rows)*float64(c.plan.K.Size)*float64(c.tsize) > float64(rowsStreamBytes()) {
+			return rowsKC
+		}
+		return directKC
+	}
+	return min(directKC, max(rowsKC, directMaxABytes()/(chunk*c.tsize)))
+}
+
+// directComplexRows is one call's product in formComplexRows: this
+// member's share of C's rows, a chunk at a time, every depth step into the
+// member's R, then into C.
+func (c *call) directComplexRows(member, members int, off *[3]int) {
+	p := c.plan
+	rows, mat, cols, _ := c.complexRows()
+	M, K, n := rows.Size, p.K.Size, cols.Size
+	i0, m := tileShare(M, max(1, c.kern.MR/2), member, members)
+	if m == 0 {
+		return
+	}
+	lda := p.K.Dims[0].S[mat]
+	rsc, csc, _ := c.complexCStrides()
+	chunk := c.complexRowsChunk(n)
+	step := c.complexRowsStep(M, chunk, n)
+	sz, rs := int64(c.tsize), int64(c.rsize)
+	aBase := unsafe.Add(c.base[mat], int64(off[mat]+i0*rows.Dims[0].S[mat])*sz)
+	cBase := unsafe.Add(c.base[opC], int64(off[opC]+i0*rsc)*sz)
+	tile := unsafe.Add(c.crossTile, member*4*n*chunk*c.rsize)
+	one, zero := (*byte)(unsafe.Pointer(&c.kone)), (*byte)(unsafe.Pointer(&c.kzero))
+	for r := 0; r < m; r += chunk {
+		mr := min(chunk, m-r)
+		ar := unsafe.Add(aBase, int64(r)*sz)
+		for pc := 0; pc < K; pc += step {
+			kc := min(step, K-pc)
+			// Strides in reals: A's rows adjacent, its depth 2·lda apart;
+			// X's depth 4n apart (the first of each pair of its rows), its
+			// columns adjacent; R's rows adjacent, its columns 2·chunk
+			// apart.
+			ap := (*byte)(unsafe.Add(ar, int64(pc*lda)*sz))
+			xp := (*byte)(unsafe.Add(c.cross, int64(4*n*pc)*rs))
+			beta := one
+			if pc == 0 {
+				beta = zero
+			}
+			c.kern.Direct(kc, ap, 2*lda, xp, 4*n, 1, (*byte)(tile), 1, 2*chunk, 2*mr, 2*n, one, beta, 0)
+		}
+		// R's columns 2j and 2j+1 as complex tiles of mr rows, 4·chunk
+		// reals from one column j to the next.
+		cp := (*byte)(unsafe.Add(cBase, int64(r*rsc)*sz))
+		c.ops.WriteBack(cp, firstOffset, int64(rsc), firstOffset, int64(csc), mr, n, (*byte)(tile), 4*chunk,
+			nil, (*byte)(unsafe.Pointer(&c.beta)))
+		c.ops.WriteBack(cp, firstOffset, int64(rsc), firstOffset, int64(csc), mr, n,
+			(*byte)(unsafe.Add(tile, 2*chunk*c.rsize)), 4*chunk, (*byte)(unsafe.Pointer(&c.imagUnit)), nil)
+	}
+}
