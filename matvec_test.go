@@ -77,6 +77,46 @@ func TestMatVecNegativeStrides(t *testing.T) {
 	}
 }
 
+// TestComplexRowsNegativeStrides: complex products whose A has adjacent
+// rows (runtime/matvec_complex_rows.go) with A's depth running backwards,
+// B's columns and C's rows negative, C column-major with a gap between
+// columns, and nothing outside C's view written.
+func TestComplexRowsNegativeStrides(t *testing.T) {
+	const M, K = 260, 333
+	for _, n := range []int{1, 2, 5} {
+		ad := make([]complex128, M*K)
+		for i := range ad {
+			ad[i] = complex(math.Sin(float64(i)), math.Cos(float64(7*i)))
+		}
+		// A(i,j) = ad[(K-1-j)*M + i]: rows adjacent, depth stride -M.
+		a := tc.Tensor[complex128]{Data: ad, Shape: []int{M, K}, Strides: []int{1, -M}, Offset: (K - 1) * M}
+		bd := make([]complex128, K*n*2)
+		for i := range bd {
+			bd[i] = complex(math.Cos(float64(i)), 0.25*float64(i%5))
+		}
+		// B(j,k) = bd[2K(n-1-k) + 2j]: columns backwards, depth stride 2.
+		b := tc.Tensor[complex128]{Data: bd, Shape: []int{K, n}, Strides: []int{2, -2 * K}, Offset: 2 * K * (n - 1)}
+		// C(k,i) column-major in a slice of gaps: rows backwards (-1),
+		// columns M+3 apart.
+		c := tc.Tensor[complex128]{Data: make([]complex128, n*(M+3)), Shape: []int{n, M}, Strides: []int{M + 3, -1}, Offset: M - 1}
+		for i := range c.Data {
+			c.Data[i] = sentinel[complex128]()
+		}
+		for _, i := range viewIndices(c) {
+			c.Data[i] = complex(float64(i%7), -1)
+		}
+		what := fmt.Sprintf("ij,jk->ki n=%d", n)
+		ref := reference("ij,jk->ki", complex(0.5, -1), a, b, complex(1, 2), c)
+		if err := tc.Contract("ij,jk->ki", complex(0.5, -1), a, b, complex(1, 2), c); err != nil {
+			t.Fatal(err)
+		}
+		checkResult(t, what, c, ref)
+		if i := outsideUntouched(c); i >= 0 {
+			t.Fatalf("%s: wrote C.Data[%d], outside C's view", what, i)
+		}
+	}
+}
+
 // TestComplexFewColumns: complex products of a few columns, which run on
 // the real direct kernel when the matrix's depth is adjacent
 // (runtime/matvec_complex.go: writing C or, when C's columns are not
