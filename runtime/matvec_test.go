@@ -189,12 +189,13 @@ func checkComplexFew[T complex64 | complex128](t *testing.T, tol float64) {
 		{"j,kj->k", [3][]int{{K}, {M, K}, {M}}, formComplex, 2, T(complex(0, 1)), 1},
 		// A's rows adjacent: formComplexRows, R through WriteBack twice;
 		// chunks of rows, a team's shares, A streamed in short steps, two
-		// column tiles.
+		// and four column tiles (11 columns on every path: NR is 6).
 		{"ji,j->i", [3][]int{{K, M}, {K}, {M}}, formComplexRows, 2, 1, 0},
 		{"ji,j->i", [3][]int{{400, 3000}, {400}, {3000}}, formComplexRows, 1, T(complex(0.5, 1)), T(complex(1, -2))},
 		{"j,jk->k", [3][]int{{K}, {K, M}, {M}}, formComplexRows, 3, T(complex(0, 1)), 0},
 		{"ji,jk->ik", [3][]int{{K, M}, {K, nFew}, {M, nFew}}, formComplexRows, 2, T(complex(2, -1)), T(complex(0, 1))},
 		{"ji,jk->ki", [3][]int{{60, 3000}, {60, 2}, {2, 3000}}, formComplexRows, 1, 1, T(complex(0.5, 0))},
+		{"ji,jk->ik", [3][]int{{K, M}, {K, 11}, {M, 11}}, formComplexRows, 1, T(complex(1, 1)), 0},
 		{"ji,kj->ki", [3][]int{{K, M}, {3, K}, {3, M}}, formComplexRows, 2, T(complex(-1, 0.5)), 1},
 		{"ji,jk->ik", [3][]int{{K, M}, {K, nMany}, {M, nMany}}, formTiles, 1, 1, 0},
 		{"bij,bj->bi", [3][]int{{2, M, 40}, {2, 40}, {2, M}}, formTiles, 1, 1, 0},
