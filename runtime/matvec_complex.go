@@ -129,12 +129,19 @@ func (c *call) complexStep(n int) int {
 	return max(directKC, swappedBBytes/(2*n*c.rsize))
 }
 
-// complexChunk is how many of C's rows a member's tile of Cᵀ holds when
-// the kernel cannot write C: whole column tiles of the kernel within
-// complexTileBytes.
-func (c *call) complexChunk(n int) int {
-	nr := c.kern.NR
-	return max(nr, complexTileBytes/(2*n*c.rsize)/nr*nr)
+// complexTile is how many of C's rows a member's tile holds, and the
+// tile's size in bytes, for a product of n columns where the kernel
+// cannot write C: whole tiles of the kernel within complexTileBytes. In
+// formComplex C's rows are the kernel's columns (NR a tile) and the tile
+// of Cᵀ holds 2n reals for each; in formComplexRows they are half the
+// kernel's rows (MR/2 a tile) and R holds 4n reals for each.
+func (c *call) complexTile(n int) (chunk, bytes int) {
+	align, reals := c.kern.NR, 2*n
+	if c.form == formComplexRows {
+		align, reals = max(1, c.kern.MR/2), 4*n
+	}
+	chunk = max(align, complexTileBytes/(reals*c.rsize)/align*align)
+	return chunk, chunk * reals * c.rsize
 }
 
 // runComplexFew runs a formComplex or formComplexRows call: it builds X
@@ -151,13 +158,12 @@ func (c *call) runComplexFew() error {
 	K, n := p.K.Size, cols.Size
 	_, _, direct := c.complexCStrides()
 	tile := 0
-	switch {
-	case c.form == formComplexRows:
-		tile = 4 * n * c.complexRowsChunk(n) * c.rsize
+	if !direct {
+		_, tile = c.complexTile(n)
+	}
+	if c.form == formComplexRows {
 		c.imagUnit = scalar{}
 		copy(c.imagUnit[c.rsize:], realOne(c.rsize))
-	case !direct:
-		tile = 2 * n * c.complexChunk(n) * c.rsize
 	}
 	lease := c.pool.arena.TakeTeam(workspace.Req{}, 1, 1)
 	defer lease.Release()
@@ -233,8 +239,8 @@ func (c *call) directComplex(member, members int, off *[3]int) {
 	}
 	// A chunk of rows at a time, every depth step into the member's tile
 	// of Cᵀ (its columns 2n reals apart), then into C.
-	chunk := c.complexChunk(n)
-	tile := unsafe.Add(c.crossTile, member*2*n*chunk*c.rsize)
+	chunk, bytes := c.complexTile(n)
+	tile := unsafe.Add(c.crossTile, member*bytes)
 	zero := (*byte)(unsafe.Pointer(&c.kzero))
 	for r := 0; r < m; r += chunk {
 		mr := min(chunk, m-r)

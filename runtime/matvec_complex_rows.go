@@ -29,13 +29,6 @@ import "unsafe"
 // 1000×7×1000 0.26, 0.25, 0.48; 2000×12×2000 0.42, 0.33, 0.53.
 func (c *call) complexRowsCols() int { return 2 * c.kern.NR }
 
-// complexRowsChunk is how many of C's rows a member's R holds: whole row
-// tiles of the kernel within complexTileBytes (R is 2·chunk×2n reals).
-func (c *call) complexRowsChunk(n int) int {
-	mr := max(1, c.kern.MR/2)
-	return max(mr, complexTileBytes/(4*n*c.rsize)/mr*mr)
-}
-
 // complexRowsStep is the depth of a formComplexRows step over a chunk of
 // rows: as formRows', short (rowsKC) where A streams from memory and the
 // columns fit one tile of the kernel, so that the step's columns of A are
@@ -64,12 +57,12 @@ func (c *call) directComplexRows(member, members int, off *[3]int) {
 	}
 	lda := p.K.Dims[0].S[mat]
 	rsc, csc, _ := c.complexCStrides()
-	chunk := c.complexRowsChunk(n)
+	chunk, bytes := c.complexTile(n)
 	step := c.complexRowsStep(M, chunk, n)
 	sz, rs := int64(c.tsize), int64(c.rsize)
 	aBase := unsafe.Add(c.base[mat], int64(off[mat]+i0*rows.Dims[0].S[mat])*sz)
 	cBase := unsafe.Add(c.base[opC], int64(off[opC]+i0*rsc)*sz)
-	tile := unsafe.Add(c.crossTile, member*4*n*chunk*c.rsize)
+	tile := unsafe.Add(c.crossTile, member*bytes)
 	one, zero := (*byte)(unsafe.Pointer(&c.kone)), (*byte)(unsafe.Pointer(&c.kzero))
 	for r := 0; r < m; r += chunk {
 		mr := min(chunk, m-r)

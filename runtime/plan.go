@@ -328,7 +328,9 @@ type Tile struct {
 	// once (0: it has none, or the type is complex).
 	Cross int
 	// Complex: the type is complex, packed for the real kernels by the
-	// 1m method (no matrix-vector form reads its A in place but one).
+	// 1m method whatever N (only the few-column forms of
+	// matvec_complex.go read its A in place, and they take either
+	// orientation).
 	Complex bool
 }
 
@@ -381,9 +383,11 @@ func (p *Plan) swapPays(t Tile) bool {
 			// where either side fits a vector (the matrix-vector forms
 			// read A in place, matvec.go; GEMM 100×13×100 with A and B
 			// packed across rows ran at 0.29 of the peak unswapped, 0.52
-			// as Cᵀ); a complex type's is (1m packing, no such forms):
-			// complex64 GEMM 1000×7×1000 and 2000×5×2000 ran at 0.21
-			// and 0.14 unswapped, 0.76 and 0.37 as Cᵀ. Nor where K has
+			// as Cᵀ); a complex type's is (1m packs A whatever N, and
+			// the few-column forms that read it in place take either
+			// orientation, matvec_complex.go): complex64 GEMM
+			// 1000×7×1000 and 2000×5×2000 on the tiles ran at 0.21 and
+			// 0.14 unswapped, 0.76 and 0.37 as Cᵀ. Nor where K has
 			// several dims (packed across depth: crosspack.go).
 			fma := float64(n) / float64(2*t.Lanes)
 			s *= fma / (fma + gatherCycles)
