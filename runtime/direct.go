@@ -120,7 +120,12 @@ const directSkinnyTiles = 2
 // through per-tile offsets) went from 31-42 to 58-63 GFLOP/s in float64 and
 // 69-79 to 81-89 in float32. With C's rows strided (abcd-dbea-ec,
 // abcde-ecbfa-fd) the direct kernel's element-wise write-back made it no
-// faster or slower, so those stay packed.
+// faster or slower, so those stay packed. Nor would a tile in L2, copied
+// to C a line at a time, save abcde-ecbfa-fd: at float32 on one thread
+// the direct kernel alone (A read in place, a block's 48 values of e 12 MB
+// apart, C's tiles into L2 and never copied) took 105-112 ms a call, as
+// long as the whole packed call (111 ms), and 84 ms with e outermost (A
+// read as one run).
 func (c *call) skinnyDirect() bool {
 	p := c.plan
 	if p.M.Size > directSkinnyTiles*c.kern.MR || len(p.K.Dims) != 1 {

@@ -69,7 +69,14 @@ func (c *call) complexFewForm() directForm {
 // 2000×5×2000 0.23 and 0.50, 2000×8×2000 0.38 and 0.73. With C row-major
 // the tiles do better: complex64 2000×5×2000 0.33 and 0.41, 4096×8×1024
 // 0.59 and 0.76, 2000×12×2000 0.62 and 0.72, but the small 100×13×100
-// and 300×16×300 ran 1.05–1.1 times as fast on the tiles.
+// and 300×16×300 ran 1.05–1.1 times as fast on the tiles. The AVX2 path
+// (forced on the same machine; its vectors take half the columns) gains
+// with C column-major (complex64 1000×8×1000 1.10 ms on the tiles, 0.62
+// here; 2000×5×2000 5.6 and 3.7) and on the matrix-vector product (2048²
+// column-major: complex64 7.6 and 2.6 ms, complex128 12.5 and 5.4); with
+// C row-major the two were level within the spread (medians of six in
+// turns: complex64 2000×5×2000 3.73 and 3.83 ms, 1000×7×1000 0.74 and
+// 0.82, 4096×8×1024 3.99 and 3.24).
 func (c *call) complexCols() int {
 	return max(1, vecLanes(c.kern, c.rsize))
 }
