@@ -55,7 +55,7 @@ func (c *call) complexFewForm() directForm {
 	switch {
 	case p.K.Dims[0].S[mat] == 1 && few(c.complexCols()):
 		return formComplex
-	case rows.Dims[0].S[mat] == 1 && few(c.complexRowsCols()):
+	case rows.Dims[0].S[mat] == 1 && few(c.complexRowsCols(rows.Size)):
 		return formComplexRows
 	}
 	return formTiles

@@ -172,8 +172,12 @@ func checkComplexFew[T complex64 | complex128](t *testing.T, tol float64) {
 	}
 	const M, K = 203, 1300
 	// nFew columns fit formComplex and formComplexRows on every path with
-	// a direct kernel (complexCols, complexRowsCols), nMany on none.
-	nFew, nMany := 4, 33
+	// a direct kernel (complexCols, complexRowsCols), nMany on none; nRows
+	// are formComplexRows' most, which it takes for a matrix beyond L2
+	// (kWide deep), and nWide more than it takes for one within.
+	nRows, nWide := complexRowsTiles*k.NR/2, 2*k.NR+1
+	kWide := 2*directMaxABytes()/(M*ops.Type.Size) + 1
+	nFew, nMany := 4, nRows+1
 	for _, tc := range []struct {
 		spec    string
 		shapes  [3][]int
@@ -189,7 +193,9 @@ func checkComplexFew[T complex64 | complex128](t *testing.T, tol float64) {
 		{"j,kj->k", [3][]int{{K}, {M, K}, {M}}, formComplex, 2, T(complex(0, 1)), 1},
 		// A's rows adjacent: formComplexRows, R through WriteBack twice;
 		// chunks of rows, a team's shares, A streamed in short steps, two
-		// and four column tiles (11 columns on every path: NR is 6).
+		// and four column tiles (11 columns where NR is 6), twelve for a
+		// matrix beyond L2 (nRows), the tiles for more than four within
+		// it (nWide).
 		{"ji,j->i", [3][]int{{K, M}, {K}, {M}}, formComplexRows, 2, 1, 0},
 		{"ji,j->i", [3][]int{{400, 3000}, {400}, {3000}}, formComplexRows, 1, T(complex(0.5, 1)), T(complex(1, -2))},
 		{"j,jk->k", [3][]int{{K}, {K, M}, {M}}, formComplexRows, 3, T(complex(0, 1)), 0},
@@ -197,6 +203,8 @@ func checkComplexFew[T complex64 | complex128](t *testing.T, tol float64) {
 		{"ji,jk->ki", [3][]int{{60, 3000}, {60, 2}, {2, 3000}}, formComplexRows, 1, 1, T(complex(0.5, 0))},
 		{"ji,jk->ik", [3][]int{{K, M}, {K, 11}, {M, 11}}, formComplexRows, 1, T(complex(1, 1)), 0},
 		{"ji,kj->ki", [3][]int{{K, M}, {3, K}, {3, M}}, formComplexRows, 2, T(complex(-1, 0.5)), 1},
+		{"ji,jk->ik", [3][]int{{kWide, M}, {kWide, nRows}, {M, nRows}}, formComplexRows, 2, T(complex(0.5, -1)), T(complex(1, 1))},
+		{"ji,jk->ik", [3][]int{{60, M}, {60, nWide}, {M, nWide}}, formTiles, 1, 1, 0},
 		{"ji,jk->ik", [3][]int{{K, M}, {K, nMany}, {M, nMany}}, formTiles, 1, 1, 0},
 		{"bij,bj->bi", [3][]int{{2, M, 40}, {2, 40}, {2, M}}, formTiles, 1, 1, 0},
 		// A few columns: C's adjacent (the kernel writes C), or not (a
