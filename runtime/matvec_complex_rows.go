@@ -21,9 +21,10 @@ import "unsafe"
 
 // complexRowsCols is the most columns formComplexRows takes for a matrix
 // of rows rows: 2n real columns in four of the kernel's column tiles, or
-// in complexRowsTiles when the matrix is larger than L2. The 1m tiles pack
-// A once for all their columns; a matrix in L2 leaves them only that
-// packing to pay, which more columns share.
+// in complexRowsTiles when the matrix is larger than L2 (twice
+// directMaxABytes). The 1m tiles pack A once for all their columns; a
+// matrix in L2 leaves them only that packing to pay, which more columns
+// share.
 func (c *call) complexRowsCols(rows int) int {
 	if float64(rows)*float64(c.plan.K.Size)*float64(c.tsize) > float64(2*directMaxABytes()) {
 		return complexRowsTiles * c.kern.NR / 2
