@@ -135,15 +135,21 @@ func testComplexFew[T complex64 | complex128](t *testing.T) {
 	i := 0
 	for _, spec := range []string{"ij,jk->ik", "ij,jk->ki", "ij,kj->ki", "jk,ij->ki", "ji,jk->ik", "ji,kj->ki", "jk,ji->ik"} {
 		for _, n := range []int{2, 3, 5, 8, 21} {
-			if n > 8 && !strings.Contains(spec, "ji") {
+			rowsAdjacent := strings.Contains(spec, "ji")
+			if n > 8 && !rowsAdjacent && !strings.HasSuffix(spec, "ki") {
 				continue
 			}
 			for _, la := range []layout{rowMajor, padded, negative, mixed} {
 				ext := map[byte]int{'i': 100 + rng.IntN(200), 'j': 200 + rng.IntN(900), 'k': n}
-				if n > 8 {
+				switch {
+				case n > 8 && rowsAdjacent:
 					// formComplexRows over more than four column tiles,
 					// which it takes for a matrix beyond L2.
 					ext['j'] = 2*max(runtime.Caches().L2, 1<<20)/(ext['i']*typed.OpsOf[T]().Type.Size) + 1
+				case n > 8:
+					// formComplex beyond two vectors (C's columns not
+					// adjacent): a short depth keeps the reference quick.
+					ext['j'] = 50 + rng.IntN(250)
 				}
 				k := contraction{a: spec[:2], b: spec[3:5], c: spec[7:], ext: ext}
 				lb, lc := layout(rng.IntN(int(numLayouts))), layout(rng.IntN(int(zeroStride)))

@@ -53,7 +53,7 @@ func (c *call) complexFewForm() directForm {
 	n := cols.Size
 	few := func(most int) bool { return n == 1 || n <= most && rows.Size >= c.kern.NR }
 	switch {
-	case p.K.Dims[0].S[mat] == 1 && few(c.complexCols()):
+	case p.K.Dims[0].S[mat] == 1 && few(c.complexCols(cols)):
 		return formComplex
 	case rows.Dims[0].S[mat] == 1 && few(c.complexRowsCols(rows.Size)):
 		return formComplexRows
@@ -62,7 +62,9 @@ func (c *call) complexFewForm() directForm {
 }
 
 // complexCols is the most columns formComplex takes: 2n real rows in two
-// vectors of the real kernel. C = A·B with C column-major and A row-major,
+// vectors of the real kernel or, where C's few columns (cols) are not
+// adjacent, in the kernel's row tile (MR reals: four vectors on AVX-512).
+// C = A·B with C column-major and A row-major,
 // on one thread (Zen 4, medians of 3, fraction of the peak probe, the 1m
 // tiles against formComplex): complex64 2000×5×2000 0.16 and 0.44,
 // 2000×12×2000 0.33 and 0.70, 2000×16×2000 0.44 and 0.79; complex128
@@ -76,9 +78,19 @@ func (c *call) complexFewForm() directForm {
 // column-major: complex64 7.6 and 2.6 ms, complex128 12.5 and 5.4); with
 // C row-major the two were level within the spread (medians of six in
 // turns: complex64 2000×5×2000 3.73 and 3.83 ms, 1000×7×1000 0.74 and
-// 0.82, 4096×8×1024 3.99 and 3.24).
-func (c *call) complexCols() int {
-	return max(1, vecLanes(c.kern, c.rsize))
+// 0.82, 4096×8×1024 3.99 and 3.24). Beyond two vectors (AVX-512, medians
+// of 5 in turns, ms on the tiles and here) C column-major gains:
+// complex64 2000×20×2000 10.4 and 6.2, 2000×32×2000 13.1 and 9.8,
+// 300×24×300 0.193 and 0.179, A·Bᵀ 1000×24×1000 2.31 and 1.84;
+// complex128 2000×12×2000 13.4 and 7.5. C row-major does not: complex64
+// 2000×20×2000 and 2000×32×2000 were level, 300×24×300 ran 1.14 times as
+// long here; there the tiles write C's adjacent columns whole.
+func (c *call) complexCols(cols *Group) int {
+	lanes := max(1, vecLanes(c.kern, c.rsize))
+	if len(cols.Dims) == 1 && absInt(cols.Dims[0].S[opC]) != 1 {
+		return max(lanes, c.kern.MR/2)
+	}
+	return lanes
 }
 
 // complexRows is the group of C's rows of a formComplex or

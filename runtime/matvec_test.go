@@ -178,6 +178,10 @@ func checkComplexFew[T complex64 | complex128](t *testing.T, tol float64) {
 	nRows, nWide := complexRowsTiles*k.NR/2, 2*k.NR+1
 	kWide := 2*directMaxABytes()/(M*ops.Type.Size) + 1
 	nFew, nMany := 4, nRows+1
+	// formComplex takes lanes columns, or nTile where C's are not
+	// adjacent.
+	lanes := max(1, vecLanes(k, ops.RealSize))
+	nTile := max(lanes, k.MR/2)
 	for _, tc := range []struct {
 		spec    string
 		shapes  [3][]int
@@ -214,6 +218,9 @@ func checkComplexFew[T complex64 | complex128](t *testing.T, tol float64) {
 		{"ij,jk->ik", [3][]int{{M, K}, {K, nFew}, {M, nFew}}, formComplex, 2, T(complex(0, -1)), 0},
 		{"ij,jk->ki", [3][]int{{M, K}, {K, nFew}, {nFew, M}}, formComplex, 1, T(complex(1.5, -0.5)), T(complex(0.5, 2))},
 		{"ij,jk->ki", [3][]int{{2000, 97}, {97, 3}, {3, 2000}}, formComplex, 3, 1, 0},
+		{"ij,jk->ki", [3][]int{{M, 400}, {400, nTile}, {nTile, M}}, formComplex, 2, T(complex(1, 0.5)), T(complex(0, -1))},
+		{"ij,jk->ki", [3][]int{{M, 400}, {400, nTile + 1}, {nTile + 1, M}}, formTiles, 1, 1, 0},
+		{"ij,jk->ik", [3][]int{{M, 400}, {400, lanes + 1}, {M, lanes + 1}}, formTiles, 1, 1, 0},
 		{"ij,jk->ki", [3][]int{{3000, 50}, {50, 2}, {2, 3000}}, formComplex, 1, T(complex(0.5, 1)), T(complex(0, 1))},
 		{"ij,kj->ki", [3][]int{{M, K}, {nFew, K}, {nFew, M}}, formComplex, 2, 1, T(complex(-1, 0))},
 		{"jk,ij->ik", [3][]int{{K, nFew}, {M, K}, {M, nFew}}, formComplex, 1, T(complex(2, 1)), 0},
