@@ -51,7 +51,8 @@ type call struct {
 	// crossTile its members' tiles of Cᵀ when the kernel cannot write C, or
 	// of R (formComplexRows; matvec_complex.go, matvec_complex_rows.go).
 	cross, crossTile unsafe.Pointer
-	// imagUnit is i in the call's complex type (formComplexRows).
+	// imagUnit is i in the record's complex type (formComplexRows), set
+	// with its type (bind).
 	imagUnit scalar
 	// kbeta is the real beta the kernel applies on the first K block when it
 	// can write C directly; betaDirect is false when a complex beta is not

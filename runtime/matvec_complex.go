@@ -175,14 +175,10 @@ func (c *call) runComplexFew() error {
 	}
 	rows, _, cols, vec := c.complexRows()
 	K, n := p.K.Size, cols.Size
-	_, _, direct := c.complexCStrides()
+	rsc, csc, direct := c.complexCStrides()
 	tile := 0
 	if !direct {
 		_, tile = c.complexTile(n)
-	}
-	if c.form == formComplexRows {
-		c.imagUnit = scalar{}
-		copy(c.imagUnit[c.rsize:], realOne(c.rsize))
 	}
 	lease := c.pool.arena.TakeTeam(workspace.Req{}, 1, 1)
 	defer lease.Release()
@@ -206,7 +202,6 @@ func (c *call) runComplexFew() error {
 		int64(p.K.Dims[0].S[vec]), (*byte)(unsafe.Pointer(&c.alpha)))
 	if direct && !c.betaDirect {
 		// C := beta·C (beta is not 0): the kernel's beta is real.
-		rsc, csc, _ := c.complexCStrides()
 		c.ops.Scale((*byte)(c.base[opC]), firstOffset, int64(rsc), firstOffset, int64(csc),
 			rows.Size, n, (*byte)(unsafe.Pointer(&c.beta)))
 		c.kbeta = c.kone

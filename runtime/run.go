@@ -180,7 +180,7 @@ func (c *call) bind(plan *Plan, t *typed.Ops, ops *[3]Operand, alpha, beta unsaf
 	c.plan = plan
 	if c.ops != t {
 		// The path is fixed for the process: a record keeps its type's
-		// kernel, and its ones and zero, from call to call.
+		// kernel, and its ones, zero and i, from call to call.
 		c.ops = t
 		c.mainKern, c.mainFn = KernelFor(t.Type.Real)
 		// One, in the element type and in its real type: the real part
@@ -189,6 +189,12 @@ func (c *call) bind(plan *Plan, t *typed.Ops, ops *[3]Operand, alpha, beta unsaf
 		c.one, c.kone, c.kzero = scalar{}, scalar{}, scalar{}
 		copy(c.one[:t.RealSize], realOne(t.RealSize))
 		copy(c.kone[:t.RealSize], realOne(t.RealSize))
+		// i, for a complex type (formComplexRows): its imaginary part
+		// is the real one.
+		c.imagUnit = scalar{}
+		if t.Type.Complex {
+			copy(c.imagUnit[t.RealSize:], realOne(t.RealSize))
+		}
 	}
 	c.setKernel(c.mainKern, c.mainFn)
 	c.tsize, c.rsize = t.Type.Size, t.RealSize
