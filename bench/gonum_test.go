@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	goruntime "runtime"
 	"testing"
 	"time"
 
@@ -50,6 +51,9 @@ func randSlice(rng *rand.Rand, n int) []float64 {
 // the same row-major operands, alternating, on one thread each, and reports
 // both rates, their ratio and tcontract's fraction of the peak measured in
 // the same process.
+//
+// gonum's default build runs its amd64 assembly (SSE) for the inner loops;
+// -tags noasm times its Go code alone.
 func BenchmarkVsGonum(b *testing.B) {
 	pool := tc.NewPool(1)
 	defer pool.Close()
@@ -84,7 +88,13 @@ func BenchmarkVsGonum(b *testing.B) {
 }
 
 // compare runs each side b.N times, alternating, and reports the rates.
+// gonum splits a product among GOMAXPROCS goroutines, so compare runs with
+// GOMAXPROCS 1 and restores it after: at 2, gonum used both cores against
+// tcontract's one, and the ratio came out half the thread-for-thread one.
+// It is set here, on every run of a sub-benchmark, because the testing
+// package sets GOMAXPROCS again (to -cpu's value) between runs.
 func compare(b *testing.B, n int, real string, ours, theirs func()) {
+	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(1))
 	ours()
 	theirs()
 	peak := runtime.Peak(real, 1)
