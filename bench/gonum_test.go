@@ -91,8 +91,9 @@ func BenchmarkVsGonum(b *testing.B) {
 // gonum splits a product among GOMAXPROCS goroutines, so compare runs with
 // GOMAXPROCS 1 and restores it after: at 2, gonum used both cores against
 // tcontract's one, and the ratio came out half the thread-for-thread one.
-// It is set here, on every run of a sub-benchmark, because the testing
-// package sets GOMAXPROCS again (to -cpu's value) between runs.
+// It is set here, in every run of a sub-benchmark, because the testing
+// package sets GOMAXPROCS to -cpu's value before a sub-benchmark's timed
+// runs, after its parent has run.
 func compare(b *testing.B, n int, real string, ours, theirs func()) {
 	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(1))
 	ours()
